@@ -1,0 +1,222 @@
+"""Count the distinct chunks of a corpus: from texts, from files read in blocks, or from a
+word-frequency table. Counts keep first-appearance order, which the tie rule needs.
+
+    >>> count_chunks(["hug hug pug"], "words")
+    {b'hug': 2, b' ': 2, b'pug': 1}
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from explorer.pretokenize import (
+    compile_pattern,
+    match_timeout,
+    resolve_pattern,
+    special_splitter,
+    split_chunks,
+    split_specials,
+    timed_out,
+)
+
+DEFAULT_BLOCK_CHARS = 1 << 20
+LOOKBEHIND_CONTEXT = 256  # characters kept before a block cut, for \b and lookbehinds
+
+
+class CorpusError(ValueError):
+    """Training input that cannot be used: unreadable, not UTF-8, malformed."""
+
+
+def count_chunks(
+    texts: Iterable[str], pattern: str, special_tokens: Iterable[str] = ()
+) -> dict[bytes, int]:
+    """Chunk counts of whole texts; each text is a separate document."""
+    counter = _ChunkCounter(resolve_pattern(pattern), special_tokens)
+    for text in texts:
+        counter.add_text(text)
+    return counter.result()
+
+
+def count_file_chunks(
+    paths: Iterable[str | Path],
+    pattern: str,
+    special_tokens: Iterable[str] = (),
+    *,
+    block_chars: int = DEFAULT_BLOCK_CHARS,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> dict[bytes, int]:
+    """Chunk counts of files read `block_chars` at a time, exactly as if read whole.
+
+    A block boundary never splits a pre-token: the last match of each block (and
+    anything that could be the start of a special token) is carried into the next.
+    """
+    counter = _ChunkCounter(resolve_pattern(pattern), special_tokens)
+    paths = [Path(p) for p in paths]
+    total = sum(_file_size(p) for p in paths)
+    done = 0
+    for path in paths:
+        for block, final in _read_blocks(path, block_chars):
+            counter.add_block(block, final)
+            done += len(block.encode("utf-8", "surrogatepass"))
+            if progress is not None:
+                progress("counting", min(done, total), total)
+    return counter.result()
+
+
+def parse_word_counts(text: str) -> dict[str, int]:
+    """Parse a word-frequency table, one `word count` a line (blank lines ignored).
+
+    >>> parse_word_counts("hug 10\\npug 5\\n")
+    {'hug': 10, 'pug': 5}
+    """
+    counts: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        word, _, count = line.rstrip("\r\n").rpartition(" ")
+        if not word or not count.strip().isdigit():
+            raise CorpusError(
+                f"line {number} of the word-frequency table is {line!r}; "
+                "expected a word, a space and a whole number, e.g. 'hug 10'"
+            )
+        counts[word] = counts.get(word, 0) + int(count)
+    if not counts:
+        raise CorpusError("the word-frequency table is empty; give one 'word count' a line")
+    return counts
+
+
+def word_chunk_counts(word_counts: dict[str, int]) -> dict[bytes, int]:
+    """Each word is one chunk with its count, in the table's order."""
+    counts: dict[bytes, int] = {}
+    for word, count in word_counts.items():
+        if count < 0:
+            raise CorpusError(f"the count of {word!r} is negative ({count})")
+        if count:
+            key = word.encode("utf-8")
+            counts[key] = counts.get(key, 0) + count
+    return counts
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as exc:
+        raise CorpusError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _read_blocks(path: Path, block_chars: int) -> Iterator[tuple[str, bool]]:
+    """Yield (text, is_last) blocks; bytes are decoded incrementally, no newline translation."""
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    offset = 0
+    try:
+        with path.open("rb") as handle:
+            while True:
+                raw = handle.read(block_chars)
+                final = len(raw) < block_chars
+                try:
+                    text = decoder.decode(raw, final=final)
+                except UnicodeDecodeError as exc:
+                    raise CorpusError(
+                        f"{path} is not UTF-8 text: byte {offset + exc.start} "
+                        f"(0x{raw[exc.start]:02x}) cannot be decoded. Save it as UTF-8."
+                    ) from None
+                offset += len(raw)
+                yield text, final
+                if final:
+                    return
+    except OSError as exc:
+        raise CorpusError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+class _ChunkCounter:
+    """Accumulates chunk counts, carrying the unfinished end of each block into the next."""
+
+    def __init__(self, pattern: str, special_tokens: Iterable[str]) -> None:
+        self.compiled = compile_pattern(pattern)
+        self.pattern = pattern
+        specials = list(special_tokens)
+        self.splitter = special_splitter(specials)
+        self.special_margin = max((len(s) for s in specials), default=1) - 1
+        self.counts: dict[str, int] = {}
+        self.carry = ""  # uncounted text; starts where a match of the full text starts
+        self.context = ""  # counted text just before the carry, in the same segment
+
+    def add_text(self, text: str) -> None:
+        self.add_block(text, final=True)
+
+    def add_block(self, block: str, final: bool) -> None:
+        buffer, self.carry = self.carry + block, ""
+        pieces = list(split_specials(buffer, self.splitter))
+        tail = None
+        if not final and pieces and not pieces[-1][1]:
+            tail = pieces.pop()[0]
+        context = self.context
+        for piece, is_special in pieces:
+            if not is_special:
+                self._add(self._matches(piece, context))
+            context = ""  # a segment after a special token starts afresh
+        self.context = ""
+        if tail is not None:
+            self._hold_back(tail, context)
+
+    def _hold_back(self, tail: str, context: str) -> None:
+        """Count the open end of a block up to a safe cut and carry the rest.
+
+        The cut is the start of the last non-empty match, moved earlier if needed so that
+        a special token split by the block boundary is carried whole.
+        """
+        if self.compiled is None:
+            self.carry = tail  # with no pattern the whole segment is one chunk
+            return
+        chunks, starts = self._matches_with_starts(tail, context)
+        limit = len(tail) - self.special_margin
+        cut_index = 0
+        for index in range(len(chunks) - 1, 0, -1):
+            if chunks[index] and starts[index] <= limit:
+                cut_index = index
+                break
+        cut = starts[cut_index] if chunks else 0
+        self._add(chunks[:cut_index])
+        self.context = (context + tail[:cut])[-LOOKBEHIND_CONTEXT:]
+        self.carry = tail[cut:]
+
+    def _matches(self, text: str, context: str) -> list[str]:
+        if self.compiled is None:
+            return [text] if text else []
+        if not context:
+            return split_chunks(text, self.compiled, timeout=self._timeout(text))
+        return self._matches_with_starts(text, context)[0]
+
+    def _matches_with_starts(self, text: str, context: str) -> tuple[list[str], list[int]]:
+        """Matches in `text` and where each starts; `context` is seen by lookbehinds only."""
+        assert self.compiled is not None
+        source, offset = context + text, len(context)
+        timeout = self._timeout(source)
+        try:
+            chunks = self.compiled.findall(source, pos=offset, timeout=timeout)
+            if self.compiled.groups == 0 and sum(map(len, chunks)) == len(text):
+                starts, position = [], 0
+                for chunk in chunks:
+                    starts.append(position)
+                    position += len(chunk)
+                return chunks, starts
+            found = list(self.compiled.finditer(source, pos=offset, timeout=timeout))
+        except TimeoutError:
+            raise timed_out(self.compiled, timeout) from None
+        return [m.group() for m in found], [m.start() - offset for m in found]
+
+    def _timeout(self, text: str) -> float | None:
+        return match_timeout(self.pattern, len(text))
+
+    def _add(self, chunks: Iterable[str]) -> None:
+        counts = self.counts
+        for chunk in chunks:
+            if chunk:
+                counts[chunk] = counts.get(chunk, 0) + 1
+
+    def result(self) -> dict[bytes, int]:
+        if self.carry or self.context:
+            self.add_block("", final=True)
+        return {chunk.encode("utf-8", "surrogatepass"): n for chunk, n in self.counts.items()}

@@ -1,0 +1,173 @@
+"""Pre-tokenizers: split text into the chunks that BPE merges inside.
+
+A pattern is a regex string; the empty string means "none" (the whole text is one
+chunk, as in minbpe's BasicTokenizer). Presets carry tiktoken's exact patterns.
+
+    >>> split_chunks("Hello world!!", compile_pattern(PRESETS["gpt2"]))
+    ['Hello', ' world', '!!']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import regex
+
+# tiktoken_ext/openai_public.py, r50k_base / gpt2
+GPT2_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+)
+# tiktoken_ext/openai_public.py, cl100k_base
+GPT4_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+# tiktoken_ext/openai_public.py, o200k_base
+O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+# keeps spaces apart from words
+WORDS_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d|\p{L}+|\p{N}+|[^\s\p{L}\p{N}]+|\s+"""
+
+PRESETS: dict[str, str] = {
+    "none": "",
+    "gpt2": GPT2_PATTERN,
+    "gpt4": GPT4_PATTERN,
+    "o200k": O200K_PATTERN,
+    "words": WORDS_PATTERN,
+}
+
+# A custom pattern gets this long per call, plus a little per character, before we give up.
+CUSTOM_TIMEOUT_SECONDS = 5.0
+CUSTOM_TIMEOUT_SECONDS_PER_MB = 3.0
+
+
+class PatternError(ValueError):
+    """A pre-tokenizer pattern that cannot be used (invalid, or too slow on this text)."""
+
+
+def resolve_pattern(name_or_regex: str) -> str:
+    """A preset's name gives its pattern; anything else is taken as a regex.
+
+    >>> resolve_pattern("none")
+    ''
+    """
+    return PRESETS.get(name_or_regex, name_or_regex)
+
+
+def preset_name(pattern: str) -> str | None:
+    """The preset a pattern is, if any: `preset_name(GPT4_PATTERN) == "gpt4"`."""
+    for name, preset in PRESETS.items():
+        if preset == pattern:
+            return name
+    return None
+
+
+def compile_pattern(pattern: str) -> regex.Pattern[str] | None:
+    """Compile a pattern; `None` for "" (no pre-tokenization). Invalid ones raise PatternError."""
+    if pattern == "":
+        return None
+    try:
+        return regex.compile(pattern)
+    except (regex.error, ValueError, OverflowError) as exc:
+        raise PatternError(
+            f"invalid pre-tokenizer regex {pattern!r}: {exc}. "
+            f"Fix the pattern or choose a preset ({', '.join(PRESETS)})."
+        ) from None
+
+
+def match_timeout(pattern: str, text_length: int) -> float | None:
+    """Seconds a match over `text_length` characters may take; presets are never timed out."""
+    if preset_name(pattern) is not None:
+        return None
+    return CUSTOM_TIMEOUT_SECONDS + CUSTOM_TIMEOUT_SECONDS_PER_MB * text_length / 1e6
+
+
+def timed_out(compiled: regex.Pattern[str], timeout: float | None) -> PatternError:
+    """The error for a match that ran past its time bound."""
+    return PatternError(
+        f"the pre-tokenizer regex {compiled.pattern!r} took longer than {timeout or 0:.0f} s "
+        "on this text (catastrophic backtracking?). Simplify it or choose a preset."
+    )
+
+
+def split_chunks(
+    text: str, compiled: regex.Pattern[str] | None, *, timeout: float | None = None
+) -> list[str]:
+    """The pattern's matches, in order: the chunks training counts (as minbpe's findall does).
+
+    Text the pattern does not match is not a training chunk. With no pattern the text
+    itself is the one chunk.
+    """
+    if compiled is None:
+        return [text] if text else []
+    try:
+        if compiled.groups == 0:
+            return compiled.findall(text, timeout=timeout)
+        return [m.group() for m in compiled.finditer(text, timeout=timeout)]
+    except TimeoutError:
+        raise timed_out(compiled, timeout) from None
+
+
+def covering_pieces(
+    text: str, compiled: regex.Pattern[str] | None, *, timeout: float | None = None
+) -> list[str]:
+    """Split text into pieces that concatenate back to it: matches plus the gaps between them.
+
+    Encoding uses this, so that `decode(encode(s)) == s` whatever the pattern matches.
+
+    >>> covering_pieces("ab  cd", compile_pattern(r"\\w+"))
+    ['ab', '  ', 'cd']
+    """
+    if compiled is None:
+        return [text] if text else []
+    pieces = split_chunks(text, compiled, timeout=timeout)
+    if sum(map(len, pieces)) == len(text):
+        return [p for p in pieces if p]
+    covered: list[str] = []
+    end = 0
+    try:
+        for match in compiled.finditer(text, timeout=timeout):
+            if match.start() > end:
+                covered.append(text[end : match.start()])
+            if match.end() > match.start():
+                covered.append(match.group())
+            end = max(end, match.end())
+    except TimeoutError:
+        raise timed_out(compiled, timeout) from None
+    if end < len(text):
+        covered.append(text[end:])
+    return covered
+
+
+def special_splitter(special_tokens: Iterable[str]) -> regex.Pattern[str] | None:
+    """A regex that finds any of the special tokens, longest first; None when there are none."""
+    specials = sorted(set(special_tokens), key=len, reverse=True)
+    if not specials:
+        return None
+    return regex.compile("(" + "|".join(regex.escape(s) for s in specials) + ")")
+
+
+def split_specials(
+    text: str, splitter: regex.Pattern[str] | None
+) -> Iterator[tuple[str, bool]]:
+    """Yield (piece, is_special) in order; special tokens are pieces of their own.
+
+    >>> list(split_specials("a<|x|>b", special_splitter(["<|x|>"])))
+    [('a', False), ('<|x|>', True), ('b', False)]
+    """
+    if splitter is None:
+        if text:
+            yield text, False
+        return
+    for index, piece in enumerate(splitter.split(text)):
+        if piece:
+            yield piece, index % 2 == 1

@@ -1,0 +1,325 @@
+"""A byte-level BPE tokenizer: merges, a pre-tokenizer pattern and special tokens.
+
+Encoding applies the lowest-rank merge first inside each pre-token chunk. The
+vocabulary is always rebuilt from the merges, never stored twice.
+
+    >>> tok = Tokenizer([(97, 97), (256, 97), (257, 98)])
+    >>> tok.encode("aaabdaaabac")
+    [258, 100, 258, 97, 99]
+    >>> tok.decode([258, 100])
+    'aaabd'
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from explorer.pretokenize import (
+    compile_pattern,
+    covering_pieces,
+    match_timeout,
+    special_splitter,
+    split_specials,
+)
+
+CHUNK_CACHE_SIZE = 1 << 16
+LONG_CHUNK = 64  # bytes; longer chunks are merged with a heap instead of repeated scans
+
+SpecialSet = Literal["all", "none"] | Collection[str]
+
+
+class TokenizerError(ValueError):
+    """A tokenizer asked to do something it cannot: bad merges, unknown ids."""
+
+
+class SpecialTokenError(TokenizerError):
+    """The text contains a special token that encode was not allowed to use."""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """Token ids with where each came from: character and byte spans in the input.
+
+    Spans are half-open and cover the input in order. A character belongs to the token
+    that holds its first byte; a token made only of a character's later bytes has an
+    empty character span.
+    """
+
+    ids: list[int]
+    spans: list[tuple[int, int]]
+    byte_spans: list[tuple[int, int]]
+
+
+class Tokenizer:
+    """Byte-level BPE: ids 0-255 are bytes, merge k makes id 256 + k, specials come after."""
+
+    def __init__(
+        self,
+        merges: Sequence[tuple[int, int]] = (),
+        *,
+        pattern: str = "",
+        special_tokens: Mapping[str, int] | Iterable[str] = (),
+    ) -> None:
+        self.merges: list[tuple[int, int]] = [(int(a), int(b)) for a, b in merges]
+        self.vocab: dict[int, bytes] = _build_vocab(self.merges)
+        self.ranks: dict[tuple[int, int], int] = {
+            pair: 256 + rank for rank, pair in enumerate(self.merges)
+        }
+        self.pattern = pattern
+        self._compiled = compile_pattern(pattern)
+        self.special_tokens = _special_ids(special_tokens, 256 + len(self.merges))
+        self.special_by_id = {i: s for s, i in self.special_tokens.items()}
+        self._splitter = special_splitter(self.special_tokens)
+        self._cache: dict[str, list[int]] = {}
+
+    def __repr__(self) -> str:
+        return (
+            f"Tokenizer(vocab_size={self.vocab_size}, pattern={self.pattern!r}, "
+            f"special_tokens={self.special_tokens!r})"
+        )
+
+    @property
+    def vocab_size(self) -> int:
+        """256 bytes plus one id per merge (special tokens not counted)."""
+        return 256 + len(self.merges)
+
+    def at_vocab_size(self, vocab_size: int) -> Tokenizer:
+        """The tokenizer of the first `vocab_size - 256` merges; special ids follow them.
+
+        >>> Tokenizer([(97, 97), (256, 97)]).at_vocab_size(257).merges
+        [(97, 97)]
+        """
+        if vocab_size < 256:
+            raise TokenizerError(
+                f"vocab_size must be at least 256, so we can encode all bytes (got {vocab_size})"
+            )
+        if vocab_size >= self.vocab_size:
+            return self
+        return Tokenizer(
+            self.merges[: vocab_size - 256],
+            pattern=self.pattern,
+            special_tokens=list(self.special_tokens),
+        )
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes of one token; a special token gives its UTF-8 text."""
+        if token_id in self.vocab:
+            return self.vocab[token_id]
+        if token_id in self.special_by_id:
+            return self.special_by_id[token_id].encode("utf-8")
+        raise TokenizerError(
+            f"token id {token_id} is not in this tokenizer "
+            f"(ids 0-{self.vocab_size - 1} and special tokens {sorted(self.special_by_id)})"
+        )
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        return b"".join(self.token_bytes(i) for i in ids)
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Decode to text; bytes that are not valid UTF-8 become U+FFFD."""
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: SpecialSet = "none",
+        disallowed_special: SpecialSet = "all",
+    ) -> list[int]:
+        """Encode text to ids, with tiktoken's rules for special tokens.
+
+        A special token in the text that is neither allowed nor explicitly permitted as
+        plain text (`disallowed_special=()`) raises SpecialTokenError.
+        """
+        ids: list[int] = []
+        for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
+            ids.extend(piece_ids)
+        return ids
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode with special tokens treated as plain text."""
+        return self.encode(text, disallowed_special=())
+
+    def encode_with_spans(
+        self,
+        text: str,
+        *,
+        allowed_special: SpecialSet = "none",
+        disallowed_special: SpecialSet = "all",
+    ) -> Encoding:
+        """Encode and say where each token came from, so a view never re-tokenises."""
+        ids: list[int] = []
+        for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
+            ids.extend(piece_ids)
+        byte_spans: list[tuple[int, int]] = []
+        position = 0
+        for token in ids:
+            end = position + len(self.token_bytes(token))
+            byte_spans.append((position, end))
+            position = end
+        return Encoding(ids, _char_spans(text, byte_spans), byte_spans)
+
+    def _encode_pieces(
+        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
+    ) -> Iterable[list[int]]:
+        allowed = self._allowed(allowed_special, disallowed_special, text)
+        splitter = special_splitter(allowed) if allowed else None
+        timeout = match_timeout(self.pattern, len(text))
+        for segment, is_special in split_specials(text, splitter):
+            if is_special:
+                yield [self.special_tokens[segment]]
+                continue
+            for chunk in covering_pieces(segment, self._compiled, timeout=timeout):
+                yield self._encode_chunk(chunk)
+
+    def _allowed(self, allowed: SpecialSet, disallowed: SpecialSet, text: str) -> set[str]:
+        specials = set(self.special_tokens)
+        allowed_set = specials if allowed == "all" else set() if allowed == "none" else set(allowed)
+        unknown = allowed_set - specials
+        if unknown:
+            raise SpecialTokenError(
+                f"allowed_special names {sorted(unknown)}, which are not special tokens of "
+                f"this tokenizer (it has {sorted(specials)})"
+            )
+        if disallowed == "all":
+            forbidden = specials - allowed_set
+        elif disallowed == "none":
+            forbidden = set()
+        else:
+            forbidden = set(disallowed)
+        for token in sorted(forbidden):
+            if token in text:
+                raise SpecialTokenError(
+                    f"the text contains the special token {token!r}. Pass "
+                    f"allowed_special={{{token!r}}} (or 'all') to encode it as a special "
+                    "token, or disallowed_special=() to encode it as plain text."
+                )
+        return allowed_set
+
+    def _encode_chunk(self, chunk: str) -> list[int]:
+        cached = self._cache.get(chunk)
+        if cached is not None:
+            return cached
+        data = chunk.encode("utf-8", "surrogatepass")
+        ids = merge_bytes(data, self.ranks)
+        if len(self._cache) >= CHUNK_CACHE_SIZE:
+            self._cache.clear()
+        self._cache[chunk] = ids
+        return ids
+
+
+def merge_bytes(data: bytes, ranks: Mapping[tuple[int, int], int]) -> list[int]:
+    """Apply merges to one chunk, lowest rank first, leftmost first among equals.
+
+    `ranks` maps a pair to the id it creates; ids grow with rank.
+
+    >>> merge_bytes(b"aaab", {(97, 97): 256, (256, 97): 257})
+    [257, 98]
+    """
+    if len(data) > LONG_CHUNK:
+        return _merge_with_heap(list(data), ranks)
+    ids = list(data)
+    while len(ids) >= 2:
+        best_rank, best = None, None
+        for pair in zip(ids, ids[1:]):
+            rank = ranks.get(pair)
+            if rank is not None and (best_rank is None or rank < best_rank):
+                best_rank, best = rank, pair
+        if best is None:
+            break
+        ids = _replace_pair(ids, best, best_rank)
+    return ids
+
+
+def _replace_pair(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
+    """Replace non-overlapping occurrences, left to right: [1, 1, 1], (1, 1) -> [new, 1]."""
+    out: list[int] = []
+    i, n = 0, len(ids)
+    while i < n:
+        if i + 1 < n and ids[i] == pair[0] and ids[i + 1] == pair[1]:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+def _merge_with_heap(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
+    """The same merges as the scan above, in O(n log n) for long chunks."""
+    n = len(ids)
+    nxt = list(range(1, n + 1))
+    nxt[-1] = -1
+    prv = list(range(-1, n - 1))
+    heap = [
+        (rank, i)
+        for i in range(n - 1)
+        if (rank := ranks.get((ids[i], ids[i + 1]))) is not None
+    ]
+    heapq.heapify(heap)
+    while heap:
+        rank, i = heapq.heappop(heap)
+        j = nxt[i]
+        if ids[i] < 0 or j < 0 or ranks.get((ids[i], ids[j])) != rank:
+            continue  # stale: this position changed since the entry was pushed
+        ids[i], ids[j] = rank, -1
+        k = nxt[j]
+        nxt[i] = k
+        if k >= 0:
+            prv[k] = i
+            right = ranks.get((rank, ids[k]))
+            if right is not None:
+                heapq.heappush(heap, (right, i))
+        p = prv[i]
+        if p >= 0:
+            left = ranks.get((ids[p], rank))
+            if left is not None:
+                heapq.heappush(heap, (left, p))
+    return [token for token in ids if token >= 0]
+
+
+def _build_vocab(merges: Sequence[tuple[int, int]]) -> dict[int, bytes]:
+    vocab = {i: bytes([i]) for i in range(256)}
+    for rank, (left, right) in enumerate(merges):
+        new_id = 256 + rank
+        if left not in vocab or right not in vocab:
+            raise TokenizerError(
+                f"merge {rank} ({left}, {right}) uses an id that no earlier merge created; "
+                f"merge {rank} may only use ids below {new_id}"
+            )
+        vocab[new_id] = vocab[left] + vocab[right]
+    return vocab
+
+
+def _special_ids(special_tokens: Mapping[str, int] | Iterable[str], first: int) -> dict[str, int]:
+    if isinstance(special_tokens, Mapping):
+        specials = {str(s): int(i) for s, i in special_tokens.items()}
+        clash = [s for s, i in specials.items() if i < first]
+        if clash:
+            raise TokenizerError(
+                f"special tokens {clash} have ids below {first}, where bytes and merges live"
+            )
+    else:
+        specials = {}
+        for token in special_tokens:
+            specials.setdefault(token, first + len(specials))
+    if "" in specials:
+        raise TokenizerError("a special token cannot be the empty string")
+    if len(set(specials.values())) != len(specials):
+        raise TokenizerError(f"two special tokens share an id: {specials}")
+    return specials
+
+
+def _char_spans(text: str, byte_spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Map byte spans to character spans; a character goes to the token with its first byte."""
+    # chars_before[b] = number of characters whose first byte is before byte b
+    chars_before = [0]
+    for index, char in enumerate(text):
+        width = len(char.encode("utf-8", "surrogatepass"))
+        chars_before.extend([index + 1] * width)
+    # chars_before has one entry per byte boundary; entry b counts chars starting before b
+    # (a char starting at byte s is counted from s + 1 on).
+    return [(chars_before[start], chars_before[end]) for start, end in byte_spans]
