@@ -11,9 +11,12 @@ import codecs
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+import regex
+
 from explorer.pretokenize import (
     compile_pattern,
     match_timeout,
+    preset_name,
     resolve_pattern,
     special_splitter,
     split_chunks,
@@ -23,6 +26,9 @@ from explorer.pretokenize import (
 
 DEFAULT_BLOCK_CHARS = 1 << 20
 LOOKBEHIND_CONTEXT = 256  # characters kept before a block cut, for \b and lookbehinds
+STABILITY_WINDOW = 64  # characters re-matched around a custom pattern's block cut
+# Zero-width: after a newline before a letter, or before a space between letters.
+CUT_POINT = regex.compile(r"(?<=\n)(?=\p{L})|(?<=\p{L})(?= \p{L})", flags=regex.REVERSE)
 
 
 class CorpusError(ValueError):
@@ -136,9 +142,10 @@ class _ChunkCounter:
     def __init__(self, pattern: str, special_tokens: Iterable[str]) -> None:
         self.compiled = compile_pattern(pattern)
         self.pattern = pattern
-        specials = list(special_tokens)
-        self.splitter = special_splitter(specials)
-        self.special_margin = max((len(s) for s in specials), default=1) - 1
+        self.is_preset = preset_name(pattern) is not None
+        self.specials = list(special_tokens)
+        self.splitter = special_splitter(self.specials)
+        self.special_margin = max((len(s) for s in self.specials), default=1) - 1
         self.counts: dict[str, int] = {}
         self.carry = ""  # uncounted text; starts where a match of the full text starts
         self.context = ""  # counted text just before the carry, in the same segment
@@ -162,31 +169,74 @@ class _ChunkCounter:
             self._hold_back(tail, context)
 
     def _hold_back(self, tail: str, context: str) -> None:
-        """Count the open end of a block up to a safe cut and carry the rest.
-
-        The cut is the start of the last non-empty match, moved earlier if needed so that
-        a special token split by the block boundary is carried whole.
-        """
-        if self.compiled is None:
-            self.carry = tail  # with no pattern the whole segment is one chunk
-            return
-        chunks, starts = self._matches_with_starts(tail, context)
-        limit = len(tail) - self.special_margin
-        cut_index = 0
-        for index in range(len(chunks) - 1, 0, -1):
-            if chunks[index] and starts[index] <= limit:
-                cut_index = index
-                break
-        cut = starts[cut_index] if chunks else 0
-        self._add(chunks[:cut_index])
+        """Count the open end of a block up to a safe cut and carry the rest."""
+        cut = 0 if self.compiled is None else self._safe_cut(tail, context)
+        self._add(self._matches_before(tail, context, cut))
         self.context = (context + tail[:cut])[-LOOKBEHIND_CONTEXT:]
         self.carry = tail[cut:]
+
+    def _safe_cut(self, tail: str, context: str) -> int:
+        """The last place where the text can be cut without changing any pre-token.
+
+        Matches of the GPT patterns look ahead (`\\s++$`, o200k's `'re` suffix), so
+        the end of a match is not a safe cut. A newline before a letter, or a space
+        between letters, is: no preset match crosses it or looks past it. The cut also
+        stays before any place where a special token may begin (it would end the
+        segment there). A custom pattern's cut is checked against its own matches.
+        """
+        limit = min(self._possible_special_starts(tail), default=len(tail))
+        # CUT_POINT searches backwards, so the first cut found is the last one in the text
+        for found in CUT_POINT.finditer(tail, 0, min(len(tail), limit + 2)):
+            cut = found.start()
+            if cut == 0 or cut > limit:
+                continue
+            if self.is_preset or self._cut_is_stable(tail, context, cut):
+                return cut
+        return 0
+
+    def _matches_before(self, tail: str, context: str, cut: int) -> list[str]:
+        """The matches that start before `cut`, with the text going on past it.
+
+        subtle: matching `tail[:cut]` alone would put the end of the string at the cut,
+        where `\\s++$` matches; one more character keeps `$` from matching there.
+        """
+        if cut == 0:
+            return []
+        chunks, starts = self._matches_with_starts(tail[: cut + 1], context)
+        return [chunk for chunk, start in zip(chunks, starts) if start < cut]
+
+    def _possible_special_starts(self, tail: str) -> list[int]:
+        low = max(0, len(tail) - self.special_margin)
+        return [
+            p
+            for p in range(low, len(tail))
+            if any(special.startswith(tail[p:]) for special in self.specials)
+        ]
+
+    def _cut_is_stable(self, tail: str, context: str, cut: int) -> bool:
+        """Whether a custom pattern matches the same around `cut` with the text cut there."""
+        window = max(0, cut - STABILITY_WINDOW)
+        window_context = (context + tail[:window])[-LOOKBEHIND_CONTEXT:]
+        near = self._matches_before(tail[window:], window_context, cut - window)
+        going_on, starts = self._matches_with_starts(
+            tail[window : cut + STABILITY_WINDOW], window_context
+        )
+        before = [c for c, s in zip(going_on, starts) if s < cut - window]
+        return cut - window in starts and before == near
 
     def _matches(self, text: str, context: str) -> list[str]:
         if self.compiled is None:
             return [text] if text else []
         if not context:
             return split_chunks(text, self.compiled, timeout=self._timeout(text))
+        if self.compiled.groups == 0:
+            source = context + text
+            try:
+                return self.compiled.findall(
+                    source, pos=len(context), timeout=self._timeout(source)
+                )
+            except TimeoutError:
+                raise timed_out(self.compiled, self._timeout(source)) from None
         return self._matches_with_starts(text, context)[0]
 
     def _matches_with_starts(self, text: str, context: str) -> tuple[list[str], list[int]]:

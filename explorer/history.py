@@ -1,9 +1,9 @@
 """The merge history: what training did, step by step. Plain data, no behaviour.
 
-    >>> step = MergeStep(rank=0, left=97, right=97, new_id=256, token=b"aa", count=4,
-    ...                  merged=2, length_after=9, ties=())
-    >>> step.pair
-    (97, 97)
+>>> step = MergeStep(rank=0, left=97, right=97, new_id=256, token=b"aa", count=4,
+...                  merged=2, length_after=9, ties=())
+>>> step.pair
+(97, 97)
 """
 
 from __future__ import annotations

@@ -156,9 +156,7 @@ def special_splitter(special_tokens: Iterable[str]) -> regex.Pattern[str] | None
     return regex.compile("(" + "|".join(regex.escape(s) for s in specials) + ")")
 
 
-def split_specials(
-    text: str, splitter: regex.Pattern[str] | None
-) -> Iterator[tuple[str, bool]]:
+def split_specials(text: str, splitter: regex.Pattern[str] | None) -> Iterator[tuple[str, bool]]:
     """Yield (piece, is_special) in order; special tokens are pieces of their own.
 
     >>> list(split_specials("a<|x|>b", special_splitter(["<|x|>"])))

@@ -255,9 +255,7 @@ def _merge_with_heap(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> li
     nxt[-1] = -1
     prv = list(range(-1, n - 1))
     heap = [
-        (rank, i)
-        for i in range(n - 1)
-        if (rank := ranks.get((ids[i], ids[i + 1]))) is not None
+        (rank, i) for i in range(n - 1) if (rank := ranks.get((ids[i], ids[i + 1]))) is not None
     ]
     heapq.heapify(heap)
     while heap:

@@ -63,8 +63,9 @@ def train(
     started = time.perf_counter()
     counts = count_chunks(texts, pattern, specials)
     corpus_bytes = sum(len(t.encode("utf-8", "surrogatepass")) for t in texts)
-    return _finish(counts, vocab_size, pattern, specials, min_count, progress, started,
-                   corpus_bytes)
+    return _finish(
+        counts, vocab_size, pattern, specials, min_count, progress, started, corpus_bytes
+    )
 
 
 def train_files(
@@ -84,11 +85,11 @@ def train_files(
     paths = list(paths)
     specials = _check_settings(vocab_size, pattern, special_tokens, min_count)
     started = time.perf_counter()
-    counts = count_file_chunks(paths, pattern, specials, block_chars=block_chars,
-                               progress=progress)
+    counts = count_file_chunks(paths, pattern, specials, block_chars=block_chars, progress=progress)
     corpus_bytes = sum(Path(p).stat().st_size for p in paths)
-    return _finish(counts, vocab_size, pattern, specials, min_count, progress, started,
-                   corpus_bytes)
+    return _finish(
+        counts, vocab_size, pattern, specials, min_count, progress, started, corpus_bytes
+    )
 
 
 def train_word_counts(
@@ -155,7 +156,5 @@ def _finish(
         seconds=time.perf_counter() - started,
         corpus_bytes=corpus_bytes,
     )
-    tokenizer = Tokenizer(
-        history.merges, pattern=resolve_pattern(pattern), special_tokens=specials
-    )
+    tokenizer = Tokenizer(history.merges, pattern=resolve_pattern(pattern), special_tokens=specials)
     return TrainingResult(tokenizer, history)

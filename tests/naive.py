@@ -41,12 +41,10 @@ def split_text(text: str, pattern: str, specials: list[str] = ()) -> list[str]:
     return [m.group() for s in segments for m in compiled.finditer(s) if m.group()]
 
 
-def naive_train(
-    chunks: list[str], num_merges: int, min_count: int = 1
-) -> list[tuple[tuple[int, int], int]]:
-    """minbpe's RegexTokenizer.train: returns [(pair, count), ...] in merge order."""
+def naive_train(chunks: list[str], num_merges: int, min_count: int = 1) -> list[dict]:
+    """minbpe's RegexTokenizer.train, recording what our MergeStep records."""
     ids = [list(chunk.encode("utf-8")) for chunk in chunks]
-    result = []
+    steps = []
     for i in range(num_merges):
         stats: dict[tuple[int, int], int] = {}
         for chunk_ids in ids:
@@ -56,9 +54,34 @@ def naive_train(
         pair = max(stats, key=stats.get)
         if stats[pair] < min_count:
             break
+        before = sum(map(len, ids))
         ids = [merge(chunk_ids, pair, 256 + i) for chunk_ids in ids]
-        result.append((pair, stats[pair]))
-    return result
+        after = sum(map(len, ids))
+        ties = [p for p, c in stats.items() if c == stats[pair] and p != pair][:5]
+        steps.append(
+            {
+                "pair": pair,
+                "count": stats[pair],
+                "merged": before - after,
+                "length_after": after,
+                "ties": tuple(ties),
+            }
+        )
+    return steps
+
+
+def fast_steps(history) -> list[dict]:
+    """Our MergeHistory in naive_train's shape."""
+    return [
+        {
+            "pair": s.pair,
+            "count": s.count,
+            "merged": s.merged,
+            "length_after": s.length_after,
+            "ties": s.ties,
+        }
+        for s in history.steps
+    ]
 
 
 def naive_encode(text_chunks: list[str], merges: list[tuple[int, int]]) -> list[int]:

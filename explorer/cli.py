@@ -1,0 +1,278 @@
+"""The command line: train a tokenizer on files, then encode, decode and inspect with it.
+
+    python -m explorer train corpus.txt --vocab-size 1000 --output tok
+    python -m explorer encode tok.model notes.txt > ids.txt
+    python -m explorer decode tok.model < ids.txt
+    python -m explorer info tok.model
+
+A mistake in the input is one line on stderr starting with "error: " and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from explorer.corpus import CorpusError, parse_word_counts
+from explorer.formats import (
+    FormatError,
+    decode_utf8,
+    load_model,
+    model_text,
+    read_utf8,
+    save_model,
+)
+from explorer.history_file import save_history
+from explorer.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
+from explorer.tokenizer import SpecialSet, Tokenizer, TokenizerError
+from explorer.train import TrainingError, TrainingResult, train_files, train_word_counts
+
+PROG = "python -m explorer"
+
+
+class CliError(ValueError):
+    """A command-line mistake, with what to type instead."""
+
+
+USER_ERRORS = (CliError, CorpusError, FormatError, PatternError, TokenizerError, TrainingError)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; return the exit status (0 ok, 1 bad input, 2 bad usage)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its message (or --help)
+        return int(exc.code or 0)
+    try:
+        args.run(args)
+    except USER_ERRORS as exc:
+        return _fail(str(exc))
+    except BrokenPipeError:  # e.g. `... | head`: the reader left, nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        return _fail(f"cannot open{where}: {exc.strerror or exc}")
+    except KeyboardInterrupt:
+        return _fail("interrupted", status=130)
+    return 0
+
+
+def _fail(message: str, status: int = 1) -> int:
+    sys.stderr.write("error: " + " ".join(message.split()) + "\n")
+    return status
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Byte-level BPE: train, encode, decode, inspect.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_train(commands.add_parser("train", help="learn merges from text files"))
+    encode = commands.add_parser("encode", help="print the ids of a text (stdin by default)")
+    encode.add_argument("model", metavar="MODEL")
+    encode.add_argument("file", nargs="?", metavar="FILE")
+    encode.add_argument(
+        "--allowed-special",
+        action="append",
+        default=[],
+        metavar="all|TOKEN",
+        help="encode this special token (or all of them) as its id; repeatable",
+    )
+    encode.set_defaults(run=run_encode)
+    decode = commands.add_parser("decode", help="write the bytes of ids (stdin by default)")
+    decode.add_argument("model", metavar="MODEL")
+    decode.add_argument("file", nargs="?", metavar="FILE")
+    decode.set_defaults(run=run_decode)
+    info = commands.add_parser("info", help="describe a model")
+    info.add_argument("model", metavar="MODEL")
+    info.set_defaults(run=run_info)
+    return parser
+
+
+def _add_train(train: argparse.ArgumentParser) -> None:
+    train.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files")
+    train.add_argument("--vocab-size", type=int, required=True, metavar="N")
+    train.add_argument(
+        "--pattern",
+        metavar="NAME|REGEX",
+        help=f"pre-tokenizer: a preset ({', '.join(PRESETS)}) or a regex (default gpt4)",
+    )
+    train.add_argument("--special", action="append", default=[], metavar="TOKEN")
+    train.add_argument("--min-frequency", type=int, default=1, metavar="K")
+    train.add_argument(
+        "--word-counts", action="store_true", help="each FILE is a 'word count' table"
+    )
+    train.add_argument(
+        "--output",
+        required=True,
+        metavar="PREFIX",
+        help="writes PREFIX.model, PREFIX.vocab and PREFIX.history.json",
+    )
+    train.set_defaults(run=run_train)
+
+
+def run_train(args: argparse.Namespace) -> None:
+    prefix = Path(args.output)
+    if not prefix.parent.is_dir():
+        raise CliError(f"--output {args.output}: the folder {prefix.parent} does not exist")
+    pattern = args.pattern or ("none" if args.word_counts else "gpt4")
+    # Fails now, not after training, for a pattern or special token the .model cannot hold.
+    model_text(Tokenizer(pattern=resolve_pattern(pattern), special_tokens=args.special))
+    bar = ProgressBar(sys.stderr)
+    try:
+        result = _train(args, pattern, bar)
+    finally:
+        bar.close()
+    paths = [*save_model(result.tokenizer, prefix), Path(f"{prefix}.history.json")]
+    save_history(result.history, paths[2])
+    sys.stderr.write(_summary(result, paths) + "\n")
+
+
+def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> TrainingResult:
+    specials, min_count = args.special, args.min_frequency
+    if not args.word_counts:
+        return train_files(
+            args.files,
+            args.vocab_size,
+            pattern=pattern,
+            special_tokens=specials,
+            min_count=min_count,
+            progress=bar,
+        )
+    counts = _word_counts(args.files)
+    result = train_word_counts(
+        counts, args.vocab_size, special_tokens=specials, min_count=min_count, progress=bar
+    )
+    # The words came already split; the pattern is what will split new text when encoding.
+    tokenizer = Tokenizer(
+        result.tokenizer.merges, pattern=resolve_pattern(pattern), special_tokens=args.special
+    )
+    return TrainingResult(tokenizer, result.history)
+
+
+def _word_counts(paths: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for path in paths:
+        try:
+            table = parse_word_counts(read_utf8(path))
+        except CorpusError as exc:
+            raise CorpusError(f"{path}: {exc}") from None
+        for word, count in table.items():
+            counts[word] = counts.get(word, 0) + count
+    return counts
+
+
+def _summary(result: TrainingResult, paths: list[Path]) -> str:
+    history = result.history
+    return (
+        f"learned {len(history.steps):,} merges (vocab size {result.tokenizer.vocab_size:,}) "
+        f"in {history.seconds:.1f} s; stopped because {history.stop_reason.describe()}; "
+        f"wrote {', '.join(map(str, paths))}"
+    )
+
+
+def run_encode(args: argparse.Namespace) -> None:
+    tokenizer = load_model(args.model)
+    text = decode_utf8(*_read_input(args.file))
+    allowed = _allowed_specials(tokenizer, args.allowed_special)
+    for token in sorted(tokenizer.special_tokens):
+        if token in text and allowed != "all" and token not in allowed:
+            raise CliError(
+                f"the text contains the special token {token!r}; pass --allowed-special "
+                f"{shlex.quote(token)} (or --allowed-special all) to encode it as its id"
+            )
+    ids = tokenizer.encode(text, allowed_special=allowed)
+    sys.stdout.write(" ".join(map(str, ids)) + "\n")
+
+
+def _allowed_specials(tokenizer: Tokenizer, names: list[str]) -> SpecialSet:
+    if "all" in names:
+        return "all"
+    unknown = [name for name in names if name not in tokenizer.special_tokens]
+    if unknown:
+        known = ", ".join(map(repr, tokenizer.special_tokens)) or "none"
+        raise CliError(
+            f"--allowed-special {unknown[0]!r} is not a special token of this model "
+            f"(its special tokens: {known})"
+        )
+    return set(names)
+
+
+def run_decode(args: argparse.Namespace) -> None:
+    tokenizer = load_model(args.model)
+    data, name = _read_input(args.file)
+    ids: list[int] = []
+    for position, word in enumerate(data.split(), start=1):
+        if not word.isdigit():
+            shown = word.decode("utf-8", "replace")
+            raise CliError(
+                f"item {position} of {name}, {shown!r}, is not a token id; "
+                "decode reads whole numbers separated by spaces"
+            )
+        ids.append(int(word))
+    sys.stdout.buffer.write(tokenizer.decode_bytes(ids))
+    sys.stdout.buffer.flush()
+
+
+def run_info(args: argparse.Namespace) -> None:
+    tokenizer = load_model(args.model)
+    merges = len(tokenizer.merges)
+    name = preset_name(tokenizer.pattern)
+    if name == "none":
+        pattern = "pattern: none (no pre-tokenization: each text is one chunk)"
+    else:
+        pattern = f"pattern ({f'{name} preset' if name else 'custom'}): {tokenizer.pattern}"
+    lines = [
+        f"vocab size: {tokenizer.vocab_size} (256 bytes + {merges} merges)",
+        f"merges: {merges}",
+        pattern,
+        f"special tokens: {len(tokenizer.special_tokens)}",
+        *(f"  {token!r} {i}" for token, i in tokenizer.special_tokens.items()),
+    ]
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _read_input(file: str | None) -> tuple[bytes, str]:
+    """The bytes of FILE, or of stdin when there is none, and a name for messages."""
+    if file is None:
+        return sys.stdin.buffer.read(), "stdin"
+    return Path(file).read_bytes(), file
+
+
+class ProgressBar:
+    """progress(phase, done, total) drawn on one line with \\r, at most ~10 times a second."""
+
+    def __init__(self, stream: TextIO, *, width: int = 30, interval: float = 0.1) -> None:
+        self.stream, self.width, self.interval = stream, width, interval
+        self.phase, self.last, self.drawn = "", 0.0, 0
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if phase == self.phase and done < total and now - self.last < self.interval:
+            return
+        self.phase, self.last = phase, now
+        fraction = done / total if total else 1.0
+        filled = round(self.width * fraction)
+        line = (
+            f"{phase:<9} [{'#' * filled}{'.' * (self.width - filled)}] "
+            f"{fraction:4.0%}  {done:,}/{total:,}"
+        )
+        self.stream.write("\r" + line.ljust(self.drawn))
+        self.stream.flush()
+        self.drawn = len(line)
+
+    def close(self) -> None:
+        """End the bar's line, if one was drawn."""
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = 0

@@ -1,0 +1,35 @@
+"""Shared fixtures: a real text to train on, and the developers' ../shared corpora when present."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """A file under ../shared, or skip: a user's clone does not have it."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is not here (../shared is only beside developer checkouts)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def sample_text() -> str:
+    """Real English prose that ships with the product (sample_texts/), else a fallback."""
+    for candidate in sorted((ROOT / "sample_texts").glob("*.txt")):
+        text = candidate.read_bytes().decode("utf-8")
+        if len(text) > 20000:
+            return text
+    return _FALLBACK * 40
+
+
+_FALLBACK = """It was the best of times, it was the worst of times, it was the age of wisdom,
+it was the age of foolishness, it was the epoch of belief, it was the epoch of incredulity,
+it was the season of Light, it was the season of Darkness, it was the spring of hope,
+it was the winter of despair, we had everything before us, we had nothing before us.
+"""

@@ -1,0 +1,358 @@
+"""Rendering: display text, GPT-2's byte symbols, colours, and HTML that escapes everything."""
+
+from __future__ import annotations
+
+import unicodedata
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers.pre_tokenizers import ByteLevel
+
+from explorer.render import (
+    COLOR_MODES,
+    PALETTES,
+    RenderError,
+    bytes_to_unicode,
+    render_token,
+    token_colors,
+    token_title,
+    tokens_to_html,
+    unicode_to_bytes,
+)
+from explorer.tokenizer import Tokenizer, TokenizerError
+from explorer.train import train
+
+EOT = "<|endoftext|>"
+ATTACKS = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "</span><b>bold</b>",
+    """quotes " and ' and &amp; and <!-- comment --> """,
+]
+
+
+@pytest.fixture(scope="module")
+def attack_tokenizer() -> Tokenizer:
+    """Merges learned on the attacks, so whole tags such as '<script>' become single tokens."""
+    return train(ATTACKS * 20, 400, pattern="none", special_tokens=[EOT]).tokenizer
+
+
+SMALL = train(
+    "the cat sat on the mat. naïve café — ‘quoted’ 日本語\n\tthe end", 300, special_tokens=[EOT]
+).tokenizer
+
+
+# -- display text ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("token", "shown"),
+    [
+        ("’".encode()[:2], "<0xE2><0x80>"),
+        ("’".encode()[2:], "<0x99>"),
+        ("’".encode(), "’"),
+        (b"a\xffb", "a<0xFF>b"),
+        (b"\xed\xa0\x80", "<0xED><0xA0><0x80>"),  # an encoded surrogate is not valid UTF-8
+        (b"\xe6\x97\xa5\xe6", "日<0xE6>"),
+    ],
+)
+def test_bytes_that_are_not_utf8_show_as_hex(token: bytes, shown: str) -> None:
+    assert render_token(token) == shown
+
+
+@given(st.binary(max_size=40))
+def test_never_replacement_characters_or_raw_controls(data: bytes) -> None:
+    shown = render_token(data)
+    if "\ufffd".encode() not in data:
+        assert "\ufffd" not in shown
+    assert not any(unicodedata.category(char).startswith("C") for char in shown)
+
+
+@pytest.mark.parametrize(
+    ("token", "shown"),
+    [
+        (b"\x00", "\\u0000"),
+        (b"\x1b[0m", "\\u001b[0m"),
+        (b"\x7f", "\\u007f"),
+        (b"\n", "\\u000a"),
+        ("\u200b".encode(), "\\u200b"),  # zero-width space, category Cf
+    ],
+)
+def test_control_characters_are_escaped(token: bytes, shown: str) -> None:
+    assert render_token(token) == shown
+
+
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        ({}, " a\\u000a\\u0009\\u000d"),
+        ({"visible_whitespace": True}, "·a↵→\\u000d"),
+        ({"keep_layout": True}, " a\n\t\\u000d"),
+        ({"visible_whitespace": True, "keep_layout": True}, "·a↵\n→\t\\u000d"),
+    ],
+)
+def test_whitespace_options(options: dict[str, bool], shown: str) -> None:
+    assert render_token(b" a\n\t\r", **options) == shown
+
+
+def test_byte_symbols_ignore_the_other_options() -> None:
+    assert render_token(b" a\n", byte_symbols=True, visible_whitespace=True) == "ĠaĊ"
+    assert render_token("’".encode(), byte_symbols=True) == "âĢĻ"
+    assert render_token(b"\xe2\x80", byte_symbols=True, keep_layout=True) == "âĢ"
+
+
+# -- GPT-2's byte map ----------------------------------------------------------------------
+
+
+def gpt2_reference() -> dict[int, str]:
+    """openai/gpt-2 src/encoder.py, verbatim apart from names."""
+    bs = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
+    cs = bs[:]
+    n = 0
+    for b in range(2**8):
+        if b not in bs:
+            bs.append(b)
+            cs.append(2**8 + n)
+            n += 1
+    return dict(zip(bs, [chr(c) for c in cs]))
+
+
+def test_byte_map_is_gpt2s_in_gpt2s_order() -> None:
+    table = bytes_to_unicode()
+    assert list(table.items()) == list(gpt2_reference().items())
+    assert (table[32], table[10], table[ord("a")]) == ("Ġ", "Ċ", "a")
+
+
+def test_byte_map_is_256_distinct_printable_characters() -> None:
+    chars = list(bytes_to_unicode().values())
+    assert len(set(chars)) == 256
+    assert all(char.isprintable() and not char.isspace() for char in chars)
+    assert set(chars) == set(ByteLevel.alphabet())
+
+
+def test_byte_map_inverse_round_trips() -> None:
+    inverse = unicode_to_bytes()
+    assert {inverse[char]: char for char in inverse} == bytes_to_unicode()
+    assert bytes(inverse[char] for char in render_token(bytes(range(256)), byte_symbols=True)) == (
+        bytes(range(256))
+    )
+
+
+def test_byte_map_agrees_with_hugging_face() -> None:
+    text = "Hello\n world’ naïve 日本\t\x00"
+    [(symbols, _)] = ByteLevel(add_prefix_space=False, use_regex=False).pre_tokenize_str(text)
+    assert render_token(text.encode(), byte_symbols=True) == symbols
+
+
+def test_byte_map_is_a_fresh_copy() -> None:
+    bytes_to_unicode()[32] = "x"
+    unicode_to_bytes()["Ġ"] = 0
+    assert bytes_to_unicode()[32] == "Ġ"
+    assert unicode_to_bytes()["Ġ"] == 32
+
+
+# -- colours -------------------------------------------------------------------------------
+
+token_ids = st.lists(
+    st.sampled_from([*range(256), *range(256, SMALL.vocab_size), *SMALL.special_by_id]),
+    max_size=60,
+)
+
+
+@settings(max_examples=150)
+@given(
+    ids=st.one_of(token_ids, token_ids.map(sorted)),  # sorted lists repeat ids side by side
+    color_by=st.sampled_from(COLOR_MODES),
+    palette=st.sampled_from(sorted(PALETTES)),
+)
+def test_neighbours_never_share_a_colour(ids: list[int], color_by: str, palette: str) -> None:
+    colors = token_colors(SMALL, ids, color_by=color_by, palette=palette)
+    assert len(colors) == len(ids)
+    assert all(left != right for left, right in zip(colors, colors[1:]))
+    scheme = PALETTES[palette]
+    allowed = {*scheme.categorical, *scheme.ramp, *scheme.neutral, *scheme.special}
+    assert set(colors) <= allowed
+
+
+def test_an_id_keeps_its_colour_away_from_itself() -> None:
+    colors = token_colors(SMALL, [97, 98, 97, 99, 97])
+    assert colors[0] == colors[2] == colors[4]
+
+
+def test_rank_colours_bytes_neutral_and_tell_early_from_late_merges() -> None:
+    last = SMALL.vocab_size - 1
+    colors = token_colors(SMALL, [97, 256, 98, last], color_by="rank")
+    assert colors[0] == PALETTES["default"].neutral[0]
+    assert colors[1] == PALETTES["default"].ramp[0]
+    assert colors[3] == PALETTES["default"].ramp[-1]
+
+
+def test_num_merges_fixes_the_rank_scale() -> None:
+    partial = SMALL.at_vocab_size(260)
+    scaled = token_colors(partial, [259], color_by="rank", num_merges=len(SMALL.merges))
+    assert scaled == [PALETTES["default"].ramp[0]]
+    assert token_colors(partial, [259], color_by="rank") == [PALETTES["default"].ramp[-1]]
+
+
+def test_length_colours_follow_token_length() -> None:
+    long_token = max(range(256, SMALL.vocab_size), key=lambda i: len(SMALL.token_bytes(i)))
+    colors = token_colors(SMALL, [97, long_token], color_by="length", palette="colorblind")
+    assert colors == [PALETTES["colorblind"].ramp[0], PALETTES["colorblind"].ramp[-1]]
+
+
+@pytest.mark.parametrize(
+    ("options", "names"),
+    [({"color_by": "merge"}, "id, rank, length"), ({"palette": "neon"}, "default, colorblind")],
+)
+def test_unknown_options_name_the_choices(options: dict[str, str], names: str) -> None:
+    with pytest.raises(RenderError, match=names) as error:
+        token_colors(SMALL, [97], **options)
+    assert isinstance(error.value, ValueError)
+
+
+def test_unknown_ids_are_refused() -> None:
+    with pytest.raises(TokenizerError):
+        token_colors(SMALL, [SMALL.vocab_size + 50])
+
+
+# -- HTML ----------------------------------------------------------------------------------
+
+
+class Page(HTMLParser):
+    """Every tag, comment and declaration, and each span's class, title, text and sub."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.attributes: set[str] = set()
+        self.spans: list[dict[str, str]] = []
+        self.open: list[str] = []
+        self.feed(page)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.open.append(tag)
+        self.attributes |= {name for name, _ in attrs if tag != "div"}
+        if tag == "span":
+            found = dict(attrs)
+            self.spans.append({"class": found["class"] or "", "title": found.get("title") or ""})
+            self.spans[-1].update(text="", sub="")
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open.pop() == tag
+
+    def handle_data(self, data: str) -> None:
+        if self.open[-2:] == ["div", "span"]:
+            self.spans[-1]["text"] += data
+        elif self.open[-1:] == ["sub"]:
+            self.spans[-1]["sub"] += data
+        else:
+            assert self.open[-1:] == ["style"] or not data
+
+    def handle_comment(self, data: str) -> None:
+        self.tags.append("<!--")
+
+    def handle_decl(self, decl: str) -> None:
+        self.tags.append("<!")
+
+    def handle_pi(self, data: str) -> None:
+        self.tags.append("<?")
+
+    def unknown_decl(self, data: str) -> None:
+        self.tags.append("<!")
+
+
+def parse(tokenizer: Tokenizer, ids: list[int], **options: object) -> Page:
+    page = Page(tokens_to_html(tokenizer, ids, **options))  # type: ignore[arg-type]
+    assert set(page.tags) <= {"style", "div", "span", "sub"}
+    assert page.tags.count("style") == page.tags.count("div") == 1
+    assert page.attributes <= {"class", "title"}
+    assert not page.open
+    assert len(page.spans) == len(ids)
+    return page
+
+
+@pytest.mark.parametrize("text", ATTACKS)
+def test_html_escapes_every_token(attack_tokenizer: Tokenizer, text: str) -> None:
+    ids = attack_tokenizer.encode(text)
+    assert any(len(attack_tokenizer.token_bytes(i)) > 4 for i in ids)  # real merged tokens
+    html_text = tokens_to_html(attack_tokenizer, ids, show_ids=True)
+    for raw in ("<script", "<img", "<b>", "</b>", "<!--", "onerror=alert(1)>", "' and"):
+        assert raw not in html_text
+    page = parse(attack_tokenizer, ids, show_ids=True)
+    assert "".join(span["text"] for span in page.spans) == text
+    assert [span["title"] for span in page.spans] == [token_title(attack_tokenizer, i) for i in ids]
+    assert [span["sub"] for span in page.spans] == [str(i) for i in ids]
+
+
+def test_quotes_are_escaped_in_text_and_titles(attack_tokenizer: Tokenizer) -> None:
+    html_text = tokens_to_html(attack_tokenizer, attack_tokenizer.encode(ATTACKS[3]))
+    assert "&quot;" in html_text
+    assert "&#x27;" in html_text
+    assert "&amp;amp;" in html_text
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(max_size=40), st.booleans(), st.sampled_from(COLOR_MODES))
+def test_any_text_gives_only_our_tags(text: str, visible: bool, color_by: str) -> None:
+    ids = SMALL.encode_ordinary(text)
+    page = parse(SMALL, ids, visible_whitespace=visible, color_by=color_by)
+    expected = [
+        render_token(SMALL.token_bytes(i), visible_whitespace=visible, keep_layout=True)
+        for i in ids
+    ]
+    assert [span["text"] for span in page.spans] == expected
+
+
+def test_highlight_outlines_exactly_the_given_positions() -> None:
+    ids = SMALL.encode("the cat sat on the mat")
+    page = parse(SMALL, ids, highlight={1, 3})
+    outlined = [i for i, span in enumerate(page.spans) if "h" in span["class"].split()]
+    assert outlined == [1, 3]
+    assert ".bpe .h{outline:" in tokens_to_html(SMALL, ids)
+
+
+def test_highlight_outside_the_tokens_is_refused() -> None:
+    with pytest.raises(RenderError, match="outside the 2 tokens"):
+        tokens_to_html(SMALL, [97, 98], highlight=[2])
+
+
+def test_special_tokens_render_with_their_own_style() -> None:
+    text = f"the end{EOT}the cat"
+    ids = SMALL.encode(text, allowed_special="all")
+    page = parse(SMALL, ids)
+    [special] = [span for span in page.spans if "s" in span["class"].split()]
+    assert special["text"] == EOT
+    assert special["title"].endswith("special token")
+    assert "".join(span["text"] for span in page.spans) == text
+
+
+def test_titles_give_id_hex_bytes_and_parents() -> None:
+    tokenizer = Tokenizer([(116, 104), (256, 101)], special_tokens=[EOT])
+    assert token_title(tokenizer, 257) == "id 257: 'the'\nbytes 74 68 65\nmerge 1: 'th' + 'e'"
+    assert token_title(tokenizer, 32) == "id 32: '·'\nbytes 20\nbyte"
+    assert token_title(tokenizer, 0xE2) == "id 226: '<0xE2>'\nbytes E2\nbyte"
+    assert token_title(tokenizer, 258).startswith("id 258: '<|endoftext|>'\nbytes 3C 7C")
+
+
+def test_layout_survives_and_html_stays_compact(sample_text: str) -> None:
+    ids = SMALL.encode_ordinary(sample_text[:5000])
+    html_text = tokens_to_html(SMALL, ids, color_by="rank")
+    assert "\n" in "".join(span["text"] for span in parse(SMALL, ids).spans)
+    assert "style=" not in html_text
+    assert html_text.count("<style>") == 1
+    assert 'class="bpe"' in html_text and "white-space:pre-wrap" in html_text
+
+
+def test_titles_can_be_left_out() -> None:
+    ids = SMALL.encode("the cat")
+    page = parse(SMALL, ids, titles=False)
+    assert [span["title"] for span in page.spans] == [""] * len(ids)
+    assert "title=" not in tokens_to_html(SMALL, ids, titles=False)
