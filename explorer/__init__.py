@@ -7,14 +7,20 @@ Plain Python plus `regex`; it never imports streamlit, pandas or altair.
     [258, 100, 258, 97, 99]
 """
 
+from explorer.corpus import CorpusError
+from explorer.formats import FormatError, load_model, parse_model, save_model
 from explorer.history import MergeHistory, MergeStep, StopReason
+from explorer.history_file import load_history, parse_history_json, save_history
 from explorer.pretokenize import PRESETS, PatternError
+from explorer.render import render_token, tokens_to_html
 from explorer.tokenizer import Encoding, SpecialTokenError, Tokenizer, TokenizerError
 from explorer.train import TrainingError, TrainingResult, train, train_files, train_word_counts
 
 __all__ = [
     "PRESETS",
+    "CorpusError",
     "Encoding",
+    "FormatError",
     "MergeHistory",
     "MergeStep",
     "PatternError",
@@ -24,6 +30,14 @@ __all__ = [
     "TokenizerError",
     "TrainingError",
     "TrainingResult",
+    "load_history",
+    "load_model",
+    "parse_history_json",
+    "parse_model",
+    "render_token",
+    "save_history",
+    "save_model",
+    "tokens_to_html",
     "train",
     "train_files",
     "train_word_counts",

@@ -9,6 +9,7 @@ if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
