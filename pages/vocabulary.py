@@ -1,0 +1,5 @@
+"""Placeholder until this page is written."""
+
+import streamlit as st
+
+st.title("vocabulary")

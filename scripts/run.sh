@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Install what the app needs into .venv and start it on http://127.0.0.1:8501
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$python" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+exec .venv/bin/python -m streamlit run streamlit_app.py "$@"

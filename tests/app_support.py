@@ -1,0 +1,29 @@
+"""Helpers for AppTest: open the app (optionally on one page) the way a user does."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ROOT
+
+APP = ROOT / "streamlit_app.py"
+TIMEOUT = 60  # seconds per run: the first run trains the default sample
+
+
+def open_app(page: str | None = None, query: dict[str, str] | None = None) -> AppTest:
+    """The entry file after its first run, switched to `pages/<page>.py` when given."""
+    app = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    for name, value in (query or {}).items():
+        app.query_params[name] = value
+    app.run()
+    assert not app.exception, app.exception
+    if page is not None:
+        app.switch_page(f"pages/{page}.py")
+        app.run()
+        assert not app.exception, app.exception
+    return app
+
+
+def texts_of(elements) -> list[str]:
+    """The text values of a list of elements (markdown, captions, titles...)."""
+    return [str(element.value) for element in elements]

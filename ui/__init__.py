@@ -1,0 +1,1 @@
+"""The app's support layer: the only place that knows both Streamlit and the engine."""

@@ -1,0 +1,71 @@
+"""The texts bundled in sample_texts/, with the settings each opens with.
+
+>>> SAMPLES["aaabdaaabac"].title
+'aaabdaaabac (the classic example)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_texts"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A bundled text and the training settings that show it off."""
+
+    key: str
+    title: str
+    filename: str
+    vocab_size: int
+    pattern: str
+    word_counts: bool = False
+
+    @property
+    def path(self) -> Path:
+        return SAMPLE_DIR / self.filename
+
+
+SAMPLES: dict[str, Sample] = {
+    s.key: s
+    for s in [
+        Sample(
+            "shakespeare", "Shakespeare (English prose, 100 KB)", "shakespeare.txt", 2000, "gpt4"
+        ),
+        Sample(
+            "udhr",
+            "Human rights declaration in 26 languages",
+            "udhr_26_languages.txt",
+            2000,
+            "gpt4",
+        ),
+        Sample(
+            "soseki", "Sōseki, I Am a Cat (Japanese)", "soseki_i_am_a_cat_ja.txt", 2000, "o200k"
+        ),
+        Sample("python", "Python source code", "python_source.txt", 1000, "gpt4"),
+        Sample("aaabdaaabac", "aaabdaaabac (the classic example)", "aaabdaaabac.txt", 259, "none"),
+        Sample(
+            "hug_pug",
+            "hug / pug / pun / bun word counts",
+            "hug_pug_word_counts.txt",
+            259,
+            "none",
+            word_counts=True,
+        ),
+        Sample(
+            "this_is",
+            '"This is some text" (GPT-2 byte symbols)',
+            "this_is_some_text.txt",
+            280,
+            "gpt2",
+        ),
+    ]
+}
+DEFAULT_SAMPLE = "shakespeare"
+
+
+def sample_text(key: str) -> str:
+    """The sample's text, byte for byte (no newline translation)."""
+    return SAMPLES[key].path.read_bytes().decode("utf-8")
