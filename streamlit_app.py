@@ -22,7 +22,9 @@ from ui.runs import (
     trained_vocab_size,
 )
 
-PAGES = Path(__file__).resolve().parent / "pages"
+# subtle: not "pages/": beside the entry file that name switches on Streamlit's old
+# auto-discovered multipage mode, which runs a deep-linked page without this file.
+PAGES = Path(__file__).resolve().parent / "app_pages"
 
 
 def sidebar() -> None:

@@ -1,0 +1,268 @@
+"""Animate merges: watch training fuse one pair per step, on a passage of the corpus.
+
+Step k shows the tokenizer of the first k merges. The controls rerun the whole page;
+while the play flag is set, the stage (a fragment) reruns itself on a timer and the charts
+follow at most once a second. Nothing here trains or loops over merges.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from explorer import MergeHistory, Tokenizer, tokens_to_html
+from ui import animation as anim
+from ui.runs import Run, current_run, texts_of, tokenizer_at, view_tokenizer, view_vocab_size
+from ui.samples import DEFAULT_SAMPLE, sample_text
+
+PASSAGE_KEY = "animate_passage"
+EDITED_KEY = "animate_passage_edited"  # the user typed their own passage
+OWNER_KEY = "animate_passage_run"  # the run whose corpus the passage came from
+IDS_KEY = "animate_ids"
+NO_HISTORY = (
+    "This tokenizer was loaded from a .model file, which keeps the merges but not the "
+    "training history (pair counts, ties, corpus lengths), so there are no steps to animate. "
+    "Train on its corpus on the Train page to watch them; here is the passage at the "
+    "sidebar's vocab size."
+)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def frame_cached(
+    _before: Tokenizer, _after: Tokenizer, run_key: str, step: int, passage: str
+) -> anim.Frame:
+    """The passage just before and after merge `step` (step 0: bytes, twice)."""
+    return anim.passage_frame(_before, _after, passage, 255 + step if step else None)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def charts_cached(
+    _history: MergeHistory, _tokenizer: Tokenizer, run_key: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The run's two charts as Vega-Lite (thinned for long histories), built once."""
+    table = anim.step_table(_history, _tokenizer)
+    return anim.chart_spec(anim.count_chart(table)), anim.chart_spec(anim.length_chart(table))
+
+
+# --- the passage -------------------------------------------------------------------
+
+
+def corpus_passage(run: Run) -> str:
+    """The start of the run's corpus (a word table's words); a .model has none: a sample."""
+    texts = texts_of(run.spec)
+    if run.spec.kind == "model" or not texts:
+        return anim.default_passage(sample_text(DEFAULT_SAMPLE))
+    if run.spec.kind == "word_counts":
+        return anim.words_passage(texts[0])
+    return anim.default_passage(texts[0])
+
+
+def sync_passage(run: Run) -> None:
+    """Follow the current run's corpus, unless the user typed a passage of their own."""
+    state = st.session_state
+    new_run = state.get(OWNER_KEY) != run.spec.name
+    if PASSAGE_KEY not in state or (new_run and not state.get(EDITED_KEY)):
+        state[PASSAGE_KEY] = corpus_passage(run)
+        state[EDITED_KEY] = False
+    state[OWNER_KEY] = run.spec.name
+
+
+def mark_edited() -> None:
+    st.session_state[EDITED_KEY] = True
+
+
+def reset_passage(passage: str) -> None:
+    st.session_state[PASSAGE_KEY] = passage
+    st.session_state[EDITED_KEY] = False
+
+
+def passage_input(run: Run) -> str:
+    """The text area (kept across pages) and a button back to the corpus's start."""
+    sync_passage(run)
+    with st.expander("Passage: the start of the corpus, or a text of your own"):
+        st.text_area(
+            "Text to animate",
+            key=PASSAGE_KEY,
+            height=140,
+            max_chars=anim.MAX_PASSAGE_CHARS,
+            on_change=mark_edited,
+            persist_state="session",
+            help="Any text: the steps are the ones training found on the corpus.",
+        )
+        st.button(
+            "Use the start of the corpus",
+            key="animate_reset",
+            on_click=reset_passage,
+            args=(corpus_passage(run),),
+        )
+    return str(st.session_state[PASSAGE_KEY])
+
+
+# --- controls (full reruns) and the stage (a fragment that ticks while playing) --------
+
+
+def controls(last: int) -> None:
+    """Play / pause, step back / forward, ids, speed; the step slider unless playing."""
+    state = st.session_state
+    playing = bool(state.get(anim.PLAY_KEY))
+    play, back, forward, ids, speed = st.columns([1.6, 1.2, 1.2, 3, 3], vertical_alignment="bottom")
+    if not playing:
+        # subtle: drawn before the buttons fill their columns above it, so a step opened
+        # from the URL is known when they decide whether they are disabled
+        st.slider(
+            f"Step (of {last:,} merges)",
+            min_value=0,
+            max_value=last,
+            key=anim.STEP_KEY,
+            bind="query-params",
+            help="Step k uses the first k merges. The step is in the page's address, so a "
+            "link opens at this step.",
+        )
+    step = anim.shown_step(state, last)
+    play.button(
+        "Pause" if playing else "Play",
+        key="animate_play",
+        icon=":material/pause:" if playing else ":material/play_arrow:",
+        type="primary",
+        on_click=anim.toggle_play,
+        args=(state, last),
+        shortcut="P",
+        width="stretch",
+    )
+    for column, delta, icon, shortcut in [
+        (back, -1, "chevron_left", "Left"),
+        (forward, 1, "chevron_right", "Right"),
+    ]:
+        column.button(
+            f":material/{icon}:",
+            key="animate_back" if delta < 0 else "animate_next",
+            help="One step back" if delta < 0 else "One step forward",
+            on_click=anim.step_by,
+            args=(state, delta, last),
+            disabled=not 0 <= step + delta <= last,
+            shortcut=shortcut,
+            width="stretch",
+        )
+    ids.toggle("Show token ids", key=IDS_KEY)
+    speed.select_slider(
+        "Speed (steps per second)",
+        options=anim.SPEEDS,
+        value=anim.DEFAULT_SPEED,
+        key=anim.SPEED_KEY,
+        persist_state="session",
+    )
+
+
+def stage(run: Run, history: MergeHistory, passage: str, interval: float | None) -> None:
+    """The merge, narration and passage of the step on screen; ticks while playing."""
+    state = st.session_state
+    last = len(history.steps)
+    if interval is not None:
+        anim.tick(state, last)
+    if anim.wanted_timer(state) != interval:
+        st.rerun()  # the end of playback: the whole page puts the slider back
+    step = anim.shown_step(state, last)
+    playing = bool(state.get(anim.PLAY_KEY))
+    if playing:
+        st.progress(step / last, text=f"Playing: step {step:,} of {last:,}")
+    try:
+        show_step(run, history, passage, step, playing)
+    except ValueError as exc:
+        st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
+
+
+def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing: bool) -> None:
+    """The merge, the narration, and the passage before and after it."""
+    after = tokenizer_at(run.tokenizer, run.key, 256 + step)
+    before = tokenizer_at(run.tokenizer, run.key, 255 + step) if step else after
+    frame = frame_cached(before, after, run.key, step, passage)
+    if step:
+        st.html(anim.merge_card_html(run.tokenizer, history.steps[step - 1]))
+    st.html(anim.paragraph_html(anim.narration(history, step, run.tokenizer)))
+    if not passage:
+        st.info("The passage is empty: type a text in the Passage box above.")
+        return
+    # hover titles are most of the HTML; nobody hovers over a moving passage
+    show = {"show_ids": bool(st.session_state.get(IDS_KEY)), "titles": not playing}
+    if step == 0:
+        st.markdown(f"**The passage as bytes** · {len(frame.after.ids):,} tokens")
+        st.html(passage_html(after, frame.after.ids, (), **show))
+        return
+    left, right = st.columns(2, gap="medium")
+    with left:
+        st.markdown(f"**Before step {step:,}** · {len(frame.before.ids):,} tokens")
+        st.html(passage_html(before, frame.before.ids, frame.pair_positions, **show))
+    with right:
+        st.markdown(f"**After step {step:,}** · {len(frame.after.ids):,} tokens")
+        st.html(passage_html(after, frame.after.ids, frame.fused_positions, **show))
+    st.caption(anim.passage_caption(frame))
+
+
+def passage_html(
+    tokenizer: Tokenizer, ids: list[int], marked: tuple[int, ...], *, show_ids: bool, titles: bool
+) -> str:
+    return tokens_to_html(
+        tokenizer,
+        ids,
+        visible_whitespace=True,
+        highlight=set(marked),
+        show_ids=show_ids,
+        titles=titles,
+    )
+
+
+def charts(run: Run, history: MergeHistory) -> None:
+    """Pair count and corpus length along training, the step on screen marked."""
+    step = anim.shown_step(st.session_state, len(history.steps))
+    count_spec, length_spec = charts_cached(history, run.tokenizer, run.key)
+    row = anim.step_row(history, step, run.tokenizer)
+    counts, lengths = st.columns(2, gap="medium")
+    counts.vega_lite_chart(anim.marked(count_spec, row, "count"), width="stretch")
+    lengths.vega_lite_chart(anim.marked(length_spec, row, "tokens"), width="stretch")
+
+
+# --- without a history -------------------------------------------------------------
+
+
+def show_static(run: Run, passage: str) -> None:
+    """The passage at the sidebar's vocab size, for runs with nothing to animate."""
+    tokenizer = view_tokenizer(run)
+    try:
+        ids = tokenizer.encode(passage, allowed_special="all")
+    except ValueError as exc:
+        st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
+        return
+    st.markdown(f"**The passage at vocab size {view_vocab_size(run):,}** · {len(ids):,} tokens")
+    st.html(tokens_to_html(tokenizer, ids, visible_whitespace=True))
+
+
+def page() -> None:
+    st.title("Animate merges")
+    st.caption(
+        "Training repeats one move: find the most frequent pair of neighbouring tokens and "
+        "fuse it into a new token. Step through the merges or press Play (keys: ← → P)."
+    )
+    try:
+        run = current_run()
+    except ValueError as exc:
+        st.error(f"This tokenizer could not be rebuilt: {exc}. Choose another in the sidebar.")
+        return
+    passage = passage_input(run)
+    if run.history is None:
+        st.info(NO_HISTORY)
+        show_static(run, passage)
+        return
+    if not run.history.steps:
+        st.info("This run made no merges, so there is nothing to animate: train a larger vocab.")
+        show_static(run, passage)
+        return
+    history = run.history
+    anim.clamp_step(st.session_state, len(history.steps))
+    controls(len(history.steps))
+    interval = anim.wanted_timer(st.session_state)
+    st.fragment(stage, run_every=interval)(run, history, passage, interval)
+    st.fragment(charts, run_every=anim.chart_timer(interval))(run, history)
+
+
+page()

@@ -1,0 +1,232 @@
+"""Compare: compression as the vocabulary grows, and one passage at several sizes or tokenizers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import streamlit as st
+
+from ui.compare_charts import (
+    compression_chart,
+    curve_ratio_at,
+    default_sizes,
+    size_label,
+    size_options,
+    tokens_at,
+    training_counts_cached,
+)
+from ui.runs import (
+    Run,
+    current_run,
+    load_run,
+    run_specs,
+    texts_of,
+    tokenizer_at,
+    trained_vocab_size,
+    view_vocab_size,
+)
+from ui.token_view import (
+    COLOR_HELP,
+    COLOR_LABELS,
+    corpus_excerpt,
+    counts_at_every_size_cached,
+    default_sample_excerpt,
+    fmt_int,
+    fmt_ratio,
+    preset,
+    show_token_column,
+    text_with_menu,
+)
+
+TRAIN_PAGE = Path(__file__).resolve().parent / "train.py"
+CURVE_CHARS = 20_000  # a sample loaded for the curve: long enough for a steady ratio
+PASSAGE_CHARS = 200
+PASSAGE_TOKENS = 2_000  # coloured tokens drawn per column
+TRAINING, YOURS = "Training corpus", "Your text"
+
+
+def other_text_input(run: Run) -> str:
+    """The text to draw beside the training corpus; a different sample to start with."""
+    return text_with_menu(
+        "compare",
+        "Your text",
+        default_sample_excerpt(CURVE_CHARS, avoid=run.spec.source),
+        limit=CURVE_CHARS,
+        height=120,
+        help="Text the tokenizer did not train on shows how well its vocabulary travels.",
+    )
+
+
+def curve_section(run: Run, size: int) -> None:
+    """Bytes per token against vocab size: the training corpus and the user's text."""
+    st.subheader("Compression as the vocabulary grows")
+    text = other_text_input(run)
+    curves: dict[str, Sequence[int]] = {}
+    if run.history is None:
+        st.info(
+            "This tokenizer was loaded from a .model file, which has no training history, "
+            "so only your text's curve is shown. Train a tokenizer on the Train page to see "
+            "its training curve too."
+        )
+    else:
+        curves[TRAINING] = training_counts_cached(run.history, run.key)
+    if text:
+        try:
+            curves[YOURS] = counts_at_every_size_cached(run.tokenizer, run.key, text)
+        except ValueError as exc:
+            st.error(f"Your text could not be encoded: {exc}")
+    else:
+        st.info("Type or load a text above to draw its curve beside the training corpus.")
+    if not curves:
+        return
+    st.altair_chart(compression_chart(curves, size), width="stretch")
+    curve_metrics(curves, size)
+
+
+def curve_metrics(curves: dict[str, Sequence[int]], size: int) -> None:
+    """Bytes per token of each curve at the sidebar's size; your text against training."""
+    ratios = {name: curve_ratio_at(counts, size) for name, counts in curves.items()}
+    for column, (name, counts) in zip(st.columns(len(curves)), curves.items()):
+        tokens = tokens_at(counts, size)
+        delta = None
+        if name == YOURS and ratios.get(TRAINING):
+            delta = f"{ratios[YOURS] / ratios[TRAINING] - 1:+.0%} vs training corpus"
+        column.metric(
+            f"{name} at vocab size {fmt_int(size)}",
+            f"{fmt_ratio(ratios[name])} bytes/token",
+            delta,
+            help=f"{fmt_int(counts[0])} bytes in {fmt_int(tokens)} tokens",
+        )
+
+
+def passage_input(run: Run) -> str:
+    """The short passage both side-by-side views encode."""
+    preset("compare_passage", corpus_excerpt(run.spec.kind, texts_of(run.spec), PASSAGE_CHARS))
+    return st.text_area(
+        "Passage",
+        key="compare_passage",
+        persist_state="session",
+        height=100,
+        help="A sentence or two reads best side by side.",
+    )
+
+
+def sizes_section(run: Run, passage: str, color_by: str) -> None:
+    """The passage at two to four vocab sizes of the sidebar's tokenizer."""
+    full = trained_vocab_size(run)
+    options = size_options(full)
+    preset("compare_sizes", default_sizes(full), lambda chosen: set(chosen) <= set(options))
+    chosen = st.multiselect(
+        "Vocab sizes",
+        options,
+        key="compare_sizes",
+        persist_state="session",
+        format_func=lambda size: size_label(size, full),
+        max_selections=4,
+        help="Each size is the first merges of the same tokenizer: no retraining.",
+    )
+    sizes = sorted(chosen)
+    if len(sizes) < 2:
+        st.info("Choose two to four vocab sizes to see the passage at each.")
+        return
+    previous = None
+    for column, size in zip(st.columns(len(sizes)), sizes):
+        with column:
+            st.markdown(f"**{size_label(size, full)}** · {fmt_int(size - 256)} merges")
+            tokenizer = tokenizer_at(run.tokenizer, run.key, size)
+            previous = show_token_column(
+                tokenizer,
+                run.key,
+                size,
+                passage,
+                color_by=color_by,
+                num_merges=full - 256,
+                previous=previous,
+                limit=PASSAGE_TOKENS,
+            )
+
+
+def tokenizers_section(run: Run, passage: str, color_by: str) -> None:
+    """The passage with two tokenizers of the session, each at its full vocab size."""
+    names = [spec.name for spec in run_specs()]
+    if len(names) < 2:
+        st.info(
+            "This session has one tokenizer. Train another on the Train page (a different "
+            "text, pattern or vocab size) and compare the two here on the same passage."
+        )
+        st.page_link(TRAIN_PAGE, label="Train another tokenizer", icon="🏋️")
+        return
+    others = [name for name in names if name != run.spec.name]
+    pick = st.columns(2)
+    with pick[0]:
+        preset("compare_left", run.spec.name, lambda name: name in names)
+        st.selectbox("Left", names, key="compare_left", persist_state="session")
+    with pick[1]:
+        preset("compare_right", others[-1], lambda name: name in names)
+        st.selectbox("Right", names, key="compare_right", persist_state="session")
+    previous = None
+    columns = st.columns(2)
+    for column, key in zip(columns, ("compare_left", "compare_right")):
+        spec = next(s for s in run_specs() if s.name == st.session_state[key])
+        with column:
+            try:
+                with st.spinner(f"Loading {spec.name}…"):
+                    other = load_run(spec)
+            except ValueError as exc:
+                st.error(f"{spec.name} could not be rebuilt: {exc}")
+                continue
+            size = trained_vocab_size(other)
+            st.caption(f"Vocab size {fmt_int(size)} · trained on {spec.source}")
+            previous = show_token_column(
+                other.tokenizer,
+                other.key,
+                size,
+                passage,
+                color_by=color_by,
+                num_merges=size - 256,
+                previous=previous,
+                limit=PASSAGE_TOKENS,
+            )
+
+
+def main() -> None:
+    st.title("Compare")
+    try:
+        run = current_run()
+    except ValueError as exc:
+        st.error(f"This tokenizer could not be rebuilt: {exc}. Choose another in the sidebar.")
+        return
+    size = view_vocab_size(run)
+    st.caption(
+        f"Comparing with **{run.spec.name}** (vocab size {fmt_int(trained_vocab_size(run))}); "
+        f"the sidebar's view size, {fmt_int(size)}, is marked on the chart."
+    )
+    curve_section(run, size)
+    st.divider()
+    st.subheader("One passage, side by side")
+    passage = passage_input(run)
+    color_by = st.radio(
+        "Colour by",
+        list(COLOR_LABELS),
+        index=2,
+        format_func=COLOR_LABELS.get,
+        horizontal=True,
+        key="compare_color_by",
+        persist_state="session",
+    )
+    st.caption(f"{COLOR_HELP[color_by]} Hover a token for its id, bytes and parents.")
+    if not passage:
+        st.info("Type a passage above to see it side by side.")
+        return
+    sizes_tab, tokenizers_tab = st.tabs(["At several vocab sizes", "Two tokenizers"])
+    try:
+        with sizes_tab:
+            sizes_section(run, passage, color_by)
+        with tokenizers_tab:
+            tokenizers_section(run, passage, color_by)
+    except ValueError as exc:
+        st.error(f"The passage could not be encoded: {exc}")
+
+
+main()

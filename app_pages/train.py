@@ -1,0 +1,553 @@
+"""Train: choose a text and the settings, train byte-level BPE, then read every merge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from explorer import FormatError, MergeHistory, Tokenizer, tokens_to_html
+from explorer.formats import model_text, vocab_text
+from explorer.history_file import history_json
+from ui import train_support as ts
+from ui.runs import (
+    MAX_APP_VOCAB_SIZE,
+    MAX_RUNS,
+    Run,
+    RunSpec,
+    add_run,
+    current_run,
+    texts_of,
+    train_cached,
+    view_tokenizer,
+    view_vocab_size,
+)
+from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
+
+SOURCES = {
+    "sample": "Sample",
+    "upload": "Upload files",
+    "paste": "Paste text",
+    "words": "Word counts",
+}
+EXAMPLES = {  # sample key -> (button, what it shows)
+    "aaabdaaabac": ("aaabdaaabac", "3 merges: aa, aaa, aaab → [258, 100, 258, 97, 99]"),
+    "hug_pug": ("hug / pug word counts", "The Hugging Face course: ug (20), un (16), hug (15)"),
+    "this_is": ("This is some text", "GPT-2's pre-tokenizer, shown with its Ġ byte symbols"),
+}
+MODEL_ERROR_KEY = "train_model_error"  # why the last .model upload failed
+PREVIEW_CHARS = 2_000
+PREVIEW_WORDS = 50
+PREVIEW_HEIGHT = 240  # pixels: a long preview scrolls instead of pushing the log down
+SHORT_PREVIEW = 120  # tokens shown whole, ids included
+
+
+# --- inputs ------------------------------------------------------------------------------------
+
+
+def init_form(spec: RunSpec) -> None:
+    """Start the form from the current run when it is a sample (as the URL may have chosen)."""
+    sample = ts.sample_of(spec)
+    pattern = spec.pattern if sample else SAMPLES[DEFAULT_SAMPLE].pattern
+    choice, regex = ts.pattern_choice(pattern)
+    defaults: dict[str, Any] = {
+        "train_source": "sample",
+        "train_sample": sample.key if sample else DEFAULT_SAMPLE,
+        "train_vocab": spec.vocab_size if sample else SAMPLES[DEFAULT_SAMPLE].vocab_size,
+        "train_pattern": choice,
+        "train_regex": regex,
+        "train_paste": "",
+        "train_word_counts": "",
+        "train_specials": "",
+        "train_min_count": 1,
+        "train_byte_symbols": sample is not None and sample.key == "this_is",
+        "train_log_query": "",
+    }
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)
+
+
+def use_sample_settings() -> None:
+    """Choosing a sample brings the vocab size and pattern that show it off."""
+    sample = SAMPLES[st.session_state["train_sample"]]
+    st.session_state["train_vocab"] = sample.vocab_size
+    choice, regex = ts.pattern_choice(sample.pattern)
+    st.session_state["train_pattern"] = choice
+    if regex:
+        st.session_state["train_regex"] = regex
+
+
+def train_example(key: str) -> None:
+    """A worked example: set the form to it and add its run (tiny, so it trains at once)."""
+    state = st.session_state
+    state["train_source"], state["train_sample"] = "sample", key
+    use_sample_settings()
+    state["train_specials"], state["train_min_count"] = "", 1
+    state["train_byte_symbols"] = key == "this_is"
+    state["train_log_query"] = ""
+    sample = SAMPLES[key]
+    corpus = ts.sample_corpus(sample, sample_text(key))
+    add_run(ts.training_spec(corpus, sample.vocab_size, sample.pattern, (), 1), corpus.texts)
+
+
+def worked_examples() -> None:
+    st.markdown("**Worked examples**: one click trains them and shows the result below.")
+    for column, (key, (label, caption)) in zip(st.columns(len(EXAMPLES)), EXAMPLES.items()):
+        with column:
+            st.button(
+                label,
+                key=f"train_example_{key}",
+                on_click=train_example,
+                args=(key,),
+                icon=":material/play_arrow:",
+                width="stretch",
+            )
+            st.caption(caption)
+
+
+def text_source() -> None:
+    """The radio that picks where the text comes from, and that source's input."""
+    st.radio(
+        "Text to train on",
+        list(SOURCES),
+        format_func=SOURCES.__getitem__,
+        key="train_source",
+        horizontal=True,
+        persist_state="session",
+    )
+    source = st.session_state["train_source"]
+    if source == "sample":
+        st.selectbox(
+            "Sample",
+            list(SAMPLES),
+            format_func=lambda key: SAMPLES[key].title,
+            key="train_sample",
+            on_change=use_sample_settings,
+            persist_state="session",
+        )
+    elif source == "upload":
+        st.file_uploader(
+            "Text files (each file is one document)",
+            accept_multiple_files=True,
+            key="train_upload",
+            help="Any UTF-8 text: plain text, Markdown, code, CSV, JSON…",
+        )
+    elif source == "paste":
+        st.text_area(
+            "Text",
+            key="train_paste",
+            height=180,
+            placeholder="Paste or type the text to train on…",
+            persist_state="session",
+        )
+    else:
+        st.text_area(
+            "Word counts: one `word count` a line",
+            key="train_word_counts",
+            height=180,
+            placeholder="hug 10\npug 5\npun 12\nbun 4\nhugs 5",
+            persist_state="session",
+        )
+
+
+def settings() -> None:
+    """Vocab size, pre-tokenizer, special tokens and the minimum pair count."""
+    st.number_input(
+        "Vocab size",
+        step=100,
+        key="train_vocab",
+        help=f"256 byte tokens plus one per merge: 256 to {MAX_APP_VOCAB_SIZE:,}.",
+        persist_state="session",
+    )
+    words = is_word_counts()
+    st.selectbox(
+        "Pre-tokenizer",
+        ts.PATTERN_CHOICES,
+        format_func=ts.PATTERN_LABELS.__getitem__,
+        key="train_pattern",
+        disabled=words,
+        help="Splits the text into chunks first; merges never cross a chunk boundary. "
+        "none is minbpe's BasicTokenizer; the others are tiktoken's exact patterns."
+        + (" A word-count list needs none: each word is a chunk." if words else ""),
+        persist_state="session",
+    )
+    if st.session_state["train_pattern"] == ts.CUSTOM and not words:
+        st.text_input(
+            "Custom regex",
+            key="train_regex",
+            placeholder=r"\w+|\s+|[^\w\s]+",
+            persist_state="session",
+        )
+    st.text_input(
+        "Special tokens",
+        key="train_specials",
+        placeholder="<|endoftext|>, <|pad|>",
+        help="Comma-separated. They are cut out of the text and never merged.",
+        persist_state="session",
+    )
+    st.number_input(
+        "Minimum pair count",
+        min_value=1,
+        step=1,
+        key="train_min_count",
+        help="Stop when the most frequent pair occurs fewer times than this.",
+        persist_state="session",
+    )
+
+
+def is_word_counts() -> bool:
+    state = st.session_state
+    if state["train_source"] == "words":
+        return True
+    return state["train_source"] == "sample" and SAMPLES[state["train_sample"]].word_counts
+
+
+def read_corpus() -> ts.Corpus:
+    """The text the form points at; raises InputError when there is none or it is unusable."""
+    state = st.session_state
+    source = state["train_source"]
+    if source == "sample":
+        sample = SAMPLES[state["train_sample"]]
+        return ts.sample_corpus(sample, sample_text(sample.key))
+    if source == "upload":
+        files = state.get("train_upload") or []
+        return ts.upload_corpus((file.name, file.getvalue()) for file in files)
+    if source == "paste":
+        return ts.pasted_corpus(state["train_paste"])
+    return ts.word_count_corpus(state["train_word_counts"])
+
+
+def requested_run() -> tuple[RunSpec, ts.Corpus]:
+    """The run the form describes, checked; raises ValueError saying what to fix."""
+    state = st.session_state
+    problem = ts.vocab_size_problem(state["train_vocab"])
+    if problem:
+        raise ts.InputError(problem)
+    pattern = ts.chosen_pattern(state["train_pattern"], state["train_regex"])
+    corpus = read_corpus()
+    specials = ts.parse_special_tokens(state["train_specials"])
+    spec = ts.training_spec(
+        corpus, int(state["train_vocab"]), pattern, specials, int(state["train_min_count"])
+    )
+    return spec, corpus
+
+
+def train_and_add(spec: RunSpec, texts: tuple[str, ...]) -> None:
+    """Train (cached) with a progress bar, keep the run, and show it."""
+    bar = st.progress(0.0, text="Counting chunks…")
+    report = ts.progress_reporter(lambda fraction, text: bar.progress(fraction, text=text))
+    try:
+        train_cached(
+            texts,
+            spec.vocab_size,
+            spec.pattern,
+            spec.special_tokens,
+            spec.min_count,
+            spec.kind,
+            _progress=report,
+        )
+    except ValueError as exc:  # the engine's errors say what to change
+        bar.empty()
+        st.error(f"Training stopped: {exc}")
+        return
+    add_run(spec, texts)
+    st.rerun()
+
+
+def train_form() -> None:
+    """Worked examples, the text and settings, the Train button and the .model loader."""
+    worked_examples()
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        text_source()
+    with right:
+        settings()
+    try:
+        request = requested_run()
+    except ValueError as exc:
+        request = None
+        if isinstance(exc, ts.MissingInput):
+            st.info(str(exc))
+        else:
+            st.error(ts.sentence(str(exc)))
+    else:
+        left.caption(ts.describe_corpus(request[1]))
+    clicked = st.button(
+        "Train",
+        key="train_go",
+        type="primary",
+        icon=":material/model_training:",
+        disabled=not request,
+    )
+    st.caption(
+        f"The session keeps up to {MAX_RUNS} tokenizers; training another drops the oldest. "
+        "Pick one in the sidebar."
+    )
+    if clicked and request:
+        train_and_add(request[0], request[1].texts)
+    load_model_form()
+
+
+def load_model() -> None:
+    """The .model uploader's callback: add the file as a run, or keep the reason it failed."""
+    st.session_state.pop(MODEL_ERROR_KEY, None)
+    upload = st.session_state.get("train_model_upload")
+    if upload is None:
+        return
+    try:
+        spec, text = ts.model_upload(upload.name, upload.getvalue())
+    except ValueError as exc:
+        st.session_state[MODEL_ERROR_KEY] = str(exc)
+        return
+    add_run(spec, (text,))
+
+
+def load_model_form() -> None:
+    with st.expander(
+        "Load a saved tokenizer (.model)", expanded=MODEL_ERROR_KEY in st.session_state
+    ):
+        st.file_uploader(
+            "A minbpe .model file, such as one downloaded below",
+            type=["model"],
+            key="train_model_upload",
+            on_change=load_model,
+        )
+        if MODEL_ERROR_KEY in st.session_state:
+            st.error(f"This file cannot be loaded: {st.session_state[MODEL_ERROR_KEY]}")
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def merge_log_cached(
+    run_key: str, byte_symbols: bool, _tokenizer: Tokenizer, _history: MergeHistory | None
+) -> pd.DataFrame:
+    return ts.merge_log(_tokenizer, _history, byte_symbols=byte_symbols)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def preview_ids(run_key: str, vocab_size: int, text: str, _tokenizer: Tokenizer) -> list[int]:
+    return _tokenizer.encode(text, allowed_special="all")
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def word_preview(
+    run_key: str, vocab_size: int, table: str, byte_symbols: bool, _tokenizer: Tokenizer
+) -> pd.DataFrame:
+    return ts.word_rows(_tokenizer, table, PREVIEW_WORDS, byte_symbols=byte_symbols)
+
+
+def metrics(history: MergeHistory, vocab_size: int) -> None:
+    """What training did, at the viewed vocab size, and why it stopped."""
+    before, after = history.initial_length, history.length_at(vocab_size)
+    shrink = (after - before) / before if before else 0.0
+    values = [
+        ("Merges learned", f"{len(history.steps):,}", None),
+        ("Time taken", ts.format_seconds(history.seconds), None),
+        ("Corpus bytes", f"{history.corpus_bytes:,}", None),
+        ("Tokens before", f"{before:,}", None),
+        (f"Tokens at {vocab_size:,}", f"{after:,}", f"{shrink:.0%}"),
+        ("Bytes per token", f"{before / after:.2f}" if after else "–", None),
+    ]
+    metric_row(values)
+    reason = history.stop_reason.describe()
+    if history.stop_reason.value == "vocab_size_reached":
+        st.caption(f"Training stopped because {reason}.")
+    else:
+        st.warning(f"Training stopped early, after {len(history.steps):,} merges: {reason}.")
+
+
+def model_metrics(tokenizer: Tokenizer) -> None:
+    """A loaded .model has merges but no history: say so and show what there is."""
+    st.info(
+        "This tokenizer was loaded from a .model file, so there is no merge history: no counts, "
+        "timing or compression. Train on a text here to see those."
+    )
+    metric_row(
+        [
+            ("Merges", f"{len(tokenizer.merges):,}", None),
+            ("Vocab size", f"{tokenizer.vocab_size:,}", None),
+            ("Special tokens", f"{len(tokenizer.special_tokens):,}", None),
+        ]
+    )
+
+
+def metric_row(values: list[tuple[str, str, str | None]]) -> None:
+    """Metrics side by side; a delta is a change in corpus length, so down is good."""
+    for column, (label, value, delta) in zip(st.columns(len(values)), values):
+        column.metric(label, value, delta, delta_color="inverse")
+
+
+def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
+    """The training text (or its words) as tokens, at the viewed vocab size."""
+    texts = texts_of(run.spec)
+    if run.spec.kind == "model" or not texts:
+        return
+    what = "The words" if run.spec.kind == "word_counts" else "The training text"
+    st.markdown(f"**{what} in tokens** (vocab size {vocab_size:,})")
+    try:
+        if run.spec.kind == "word_counts":
+            symbols = st.session_state["train_byte_symbols"]
+            words = word_preview(run.key, vocab_size, texts[0], symbols, tokenizer)
+            st.dataframe(
+                words,
+                hide_index=True,
+                column_config={"tokens": st.column_config.ListColumn("tokens")},
+            )
+            return
+        text = texts[0][:PREVIEW_CHARS]
+        ids = preview_ids(run.key, vocab_size, text, tokenizer)
+    except ValueError as exc:
+        st.warning(f"The preview cannot be shown: {exc}")
+        return
+    symbols = st.session_state["train_byte_symbols"]
+    with st.container(
+        height=PREVIEW_HEIGHT if len(ids) > SHORT_PREVIEW else "content", border=False
+    ):
+        if symbols:
+            st.html(ts.byte_symbol_html(tokenizer, ids))
+        else:
+            st.html(tokens_to_html(tokenizer, ids, visible_whitespace=True))
+    whole = len(texts[0]) <= PREVIEW_CHARS
+    shown = "The whole text" if whole else f"Its first {PREVIEW_CHARS:,} characters"
+    st.caption(f"{shown}: {len(ids):,} tokens. Hover a token for its id and how it was made.")
+    if len(ids) <= SHORT_PREVIEW:
+        st.code(ts.format_ids(ids), language=None, wrap_lines=True)
+    else:
+        with st.expander(f"Token ids ({len(ids):,})"):
+            st.code(ts.format_ids(ids), language=None, wrap_lines=True)
+
+
+LOG_CONFIG = {
+    "rank": st.column_config.NumberColumn("rank", format="%d", width="small"),
+    "id": st.column_config.NumberColumn("id", format="%d", width="small"),
+    "left": st.column_config.TextColumn("left"),
+    "right": st.column_config.TextColumn("right"),
+    "token": st.column_config.TextColumn("new token"),
+    "count": st.column_config.NumberColumn(
+        "count", format="localized", help="How often the pair occurred when it was chosen"
+    ),
+    "merged": st.column_config.NumberColumn(
+        "merged", format="localized", help="Occurrences replaced (fewer in runs such as aaa)"
+    ),
+    "length_after": st.column_config.NumberColumn(
+        "corpus length after", format="localized", help="Tokens in the corpus after this merge"
+    ),
+    "ties": st.column_config.TextColumn(
+        "tie", help="Pairs with the same count that lost: the earliest first occurrence wins"
+    ),
+}
+
+
+def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
+    """The searchable merge log up to the viewed vocab size; returns those rows."""
+    symbols = bool(st.session_state["train_byte_symbols"])
+    frame = merge_log_cached(run.key, symbols, run.tokenizer, run.history)
+    frame = frame.iloc[: vocab_size - 256]
+    st.markdown("**Merge log**")
+    query = st.text_input(
+        "Search the merge log",
+        key="train_log_query",
+        placeholder="A token's text (such as ing) or an id (such as 300)",
+        persist_state="session",
+    )
+    rows = ts.filter_log(frame, query)
+    st.dataframe(
+        rows,
+        hide_index=True,
+        column_order=[c for c in ts.LOG_COLUMNS if c in rows],
+        column_config=LOG_CONFIG,
+        height=420 if len(rows) > 10 else "auto",
+    )
+    found = f"{len(rows):,} of " if query else ""
+    st.caption(f"Showing {found}{len(frame):,} merges, up to vocab size {vocab_size:,}.")
+    return frame
+
+
+def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
+    """The merge log as CSV, the tokenizer as .model and .vocab, the history as JSON."""
+    stem = ts.file_stem(run.spec)
+    if tokenizer.vocab_size < run.tokenizer.vocab_size:
+        stem += f"-at-{tokenizer.vocab_size}"
+    files: list[tuple[str, Any, str, str]] = [
+        ("Merge log (.csv)", lambda: ts.log_csv(frame), f"{stem}-merges.csv", "text/csv"),
+        ("Vocabulary (.vocab)", lambda: vocab_text(tokenizer), f"{stem}.vocab", "text/plain"),
+    ]
+    try:  # cheap, and a pattern with a line break cannot be written: say so now
+        files.insert(
+            1, ("Tokenizer (.model)", model_text(tokenizer), f"{stem}.model", "text/plain")
+        )
+    except FormatError as exc:
+        st.caption(f"No .model download: {exc}")
+    if run.history is not None:
+        history = run.history
+        files.append(
+            (
+                "History (.json)",
+                lambda: history_json(history),
+                f"{stem}-history.json",
+                "application/json",
+            )
+        )
+    for column, (label, data, name, mime) in zip(st.columns(4), files):
+        column.download_button(
+            label,
+            data,
+            name,
+            mime,
+            key=f"train_download_{name.rsplit('.', 1)[1]}",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+
+
+def results(run: Run) -> None:
+    vocab_size = view_vocab_size(run)
+    tokenizer = view_tokenizer(run)
+    st.subheader(f"Tokenizer: {ts.markdown_text(run.spec.name)}", divider="gray")
+    st.toggle(
+        "Show bytes as GPT-2 symbols (Ġ for a space, Ċ for a newline)",
+        key="train_byte_symbols",
+        persist_state="session",
+    )
+    if run.history is None:
+        model_metrics(run.tokenizer)
+    else:
+        metrics(run.history, vocab_size)
+    preview(run, tokenizer, vocab_size)
+    frame = merge_log_table(run, vocab_size)
+    downloads(run, tokenizer, frame)
+
+
+def sync_url(spec: RunSpec) -> None:
+    """Put a sample run's settings in the URL, so a link reopens the same tokenizer."""
+    wanted = ts.url_params(spec)
+    for name in ("sample", "vocab", "pattern"):
+        if name not in wanted:
+            if name in st.query_params:
+                del st.query_params[name]
+        elif st.query_params.get(name) != wanted[name]:
+            st.query_params[name] = wanted[name]
+
+
+def main() -> None:
+    st.title("Train a tokenizer")
+    st.caption(
+        "Byte-level BPE starts from the 256 bytes and, again and again, merges the most frequent "
+        "pair of neighbouring tokens into a new token. Pick a text and a vocab size, train, "
+        "and read every merge below."
+    )
+    try:
+        run = current_run()
+    except ValueError as exc:
+        st.error(f"The current tokenizer cannot be rebuilt: {exc}")
+        return
+    init_form(run.spec)
+    train_form()
+    results(run)
+    sync_url(run.spec)
+
+
+main()

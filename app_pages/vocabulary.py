@@ -1,0 +1,266 @@
+"""Vocabulary: every token of the current tokenizer, how it was built and how it is used."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pandas as pd
+import streamlit as st
+
+from explorer import Tokenizer
+from ui.runs import VIEW_KEY, Run, current_run, trained_vocab_size, view_tokenizer, view_vocab_size
+from ui.vocab_view import (
+    COLUMNS,
+    FILTERS,
+    INTERMEDIATE_HELP,
+    MAX_CHOICES,
+    SORTS,
+    chips_html,
+    code,
+    default_token,
+    descendant_ids,
+    length_by_step,
+    length_histogram,
+    lineage_graph,
+    narration,
+    repr_quoted,
+    select_rows,
+    shown_columns,
+    usage_known,
+    usage_sentence,
+    vocab_table,
+)
+
+TOKEN_KEY = "vocab_token"
+TABLE_KEY = "vocab_table"
+TOKEN_OWNER_KEY = "vocab_token_run"  # the run the chosen token belongs to
+
+
+def main() -> None:
+    st.title("Vocabulary")
+    try:
+        run = current_run()
+        tokenizer = view_tokenizer(run)
+        size = view_vocab_size(run)
+        table = vocab_table(tokenizer, run.history, run.key, size)
+    except ValueError as exc:
+        st.error(
+            f"This vocabulary could not be built: {exc}. Choose another tokenizer in the "
+            "sidebar, or train one on the Train page."
+        )
+        return
+    st.caption(
+        f"Every token of **{run.spec.name}** at vocab size {size:,}: what it is, which two "
+        "tokens it was merged from, and how much it is used."
+    )
+    known = usage_known(run.history, size)
+    explain_missing(run, size, known)
+    show_metrics(table, known)
+    rows, query = search_controls(table, known)
+    show_table(rows, len(table), run, known)
+    st.divider()
+    show_token(tokenizer, run, size, table, rows, query)
+    st.divider()
+    show_lengths(table)
+
+
+def explain_missing(run: Run, size: int, known: bool) -> None:
+    """Say which columns are unknown for this run, and why."""
+    full = trained_vocab_size(run)
+    if run.history is None:
+        st.info(
+            "This tokenizer was loaded from a .model file, so it has no training history: "
+            "counts at merge, uses in the corpus and intermediate-only flags are unknown. "
+            "Its tokens, parents and lineage are all here."
+        )
+    elif not known and size < full:
+        left, right = st.columns([4, 1], vertical_alignment="center")
+        left.info(
+            f"Uses in the training corpus are known only for the full tokenizer ({full:,} "
+            "tokens), so the Uses and Intermediate-only columns are hidden at this view size."
+        )
+        right.button(
+            f"View all {full:,} tokens", key="vocab_view_full", on_click=_view_full, args=(full,)
+        )
+
+
+def _view_full(full: int) -> None:
+    st.session_state[VIEW_KEY] = full
+
+
+def show_metrics(table: pd.DataFrame, known: bool) -> None:
+    """Four numbers about the whole vocabulary."""
+    merged = table[table["kind"] == "merge"]
+    specials = int((table["kind"] == "special").sum())
+    cols = st.columns(4)
+    cols[0].metric(
+        "Tokens",
+        f"{len(table) - specials:,}" + (f" + {specials:,} special" if specials else ""),
+        help="256 bytes, one token per merge, then any special tokens",
+    )
+    cols[1].metric("Merged tokens", f"{len(merged):,}", help="Tokens made by merging two others")
+    mean = merged["length"].mean() if len(merged) else float("nan")
+    cols[2].metric(
+        "Mean merged length",
+        "–" if pd.isna(mean) else f"{mean:.1f} bytes",
+        help="The average length in bytes of the merged tokens",
+    )
+    intermediate = int(table["intermediate"].fillna(False).sum()) if known else None
+    cols[3].metric(
+        "Intermediate-only",
+        "unknown" if intermediate is None else f"{intermediate:,}",
+        help=INTERMEDIATE_HELP,
+    )
+
+
+def search_controls(table: pd.DataFrame, known: bool) -> tuple[pd.DataFrame, str]:
+    """Search, filter and sort widgets; returns the rows they select, and the query."""
+    query_col, filter_col, sort_col = st.columns([3, 2, 2])
+    query = query_col.text_input(
+        "Search by text or id",
+        key="vocab_query",
+        placeholder="the, ·the or 300",
+        help="A number finds that id. Text matches tokens as shown (· for a space) or as "
+        "plain text, ignoring case; exact matches come first.",
+        on_change=_forget_token,
+    )
+    filter_name = filter_col.selectbox(
+        "Show", list(FILTERS), key="vocab_filter", on_change=_forget_token
+    )
+    sort_name = sort_col.selectbox("Sort by", list(SORTS), key="vocab_sort")
+    if filter_name == "Intermediate-only" and not known:
+        st.warning(
+            "Which tokens are intermediate-only is known only for a tokenizer trained here, "
+            "at its full vocab size: choose one in the sidebar and slide the view to the end."
+        )
+    return select_rows(table, query, filter_name, sort_name), query
+
+
+def _forget_token() -> None:
+    """A new search or filter shows its first match."""
+    st.session_state.pop(TOKEN_KEY, None)
+
+
+def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
+    """The matching rows; clicking a row chooses that token below."""
+    st.caption(f"**{len(rows):,}** of {total:,} tokens match. Click a row to see its lineage.")
+    columns = shown_columns(known=known, counts=run.history is not None)
+    st.dataframe(
+        rows[columns],
+        column_config=COLUMNS,
+        hide_index=True,
+        height=360,
+        key=TABLE_KEY,
+        on_select=partial(_table_selected, tuple(int(i) for i in rows["id"])),
+        selection_mode="single-row",
+    )
+    if known:
+        st.caption(
+            "**Intermediate-only** tokens were merged during training but never appear in the "
+            "final encoding of the training corpus: later merges absorbed every occurrence "
+            "(like 'aa' inside 'aaab'). They were stepping stones, yet each takes a place in "
+            "the vocabulary."
+        )
+
+
+def _table_selected(ids: tuple[int, ...]) -> None:
+    selected = st.session_state[TABLE_KEY]["selection"]["rows"]
+    if selected and selected[0] < len(ids):
+        st.session_state[TOKEN_KEY] = ids[selected[0]]
+
+
+def choose_token(table: pd.DataFrame, rows: pd.DataFrame, query: str, run: Run) -> int | None:
+    """The token chooser over the matching rows, plus the current choice if it is elsewhere."""
+    chosen = st.session_state.get(TOKEN_KEY)
+    if st.session_state.get(TOKEN_OWNER_KEY) != run.spec.name or not (table["id"] == chosen).any():
+        st.session_state.pop(TOKEN_KEY, None)  # another run's token, or gone at this view size
+    st.session_state[TOKEN_OWNER_KEY] = run.spec.name
+    if TOKEN_KEY not in st.session_state and not rows.empty:
+        st.session_state[TOKEN_KEY] = default_token(rows, query)
+    options = [int(i) for i in rows["id"].head(MAX_CHOICES)]
+    chosen = st.session_state.get(TOKEN_KEY)
+    if chosen is None:
+        st.info("No token matches: clear the search or choose another filter.")
+        return None
+    if chosen not in options:
+        options.append(chosen)
+    labels = table.set_index("id")["token"]
+    capped = f" (the first {MAX_CHOICES:,} matches are listed)" if len(rows) > MAX_CHOICES else ""
+    return st.selectbox(
+        "Token",
+        options,
+        format_func=lambda i: f"{i} · {repr_quoted(labels[i])}",
+        key=TOKEN_KEY,
+        help=f"Pick a token, click a row of the table, or search{capped}",
+    )
+
+
+def show_token(
+    tokenizer: Tokenizer,
+    run: Run,
+    size: int,
+    table: pd.DataFrame,
+    rows: pd.DataFrame,
+    query: str,
+) -> None:
+    """The chosen token: its lineage graph, how it was made, and what was built from it."""
+    st.subheader("A token's lineage")
+    token_id = choose_token(table, rows, query, run)
+    if token_id is None:
+        return
+    by_id = table.set_index("id", drop=False)
+    row = by_id.loc[token_id]
+    graph_col, text_col = st.columns([3, 2], gap="large")
+    with graph_col:
+        st.graphviz_chart(lineage_graph(tokenizer, run.key, size, token_id))
+        st.caption("Built bottom to top: its bytes on the bottom row, the token itself on top.")
+    with text_col:
+        st.markdown(narration(row, by_id["token"]))
+        st.markdown(usage_sentence(row))
+        if row["kind"] == "merge":
+            show_parents(row, by_id["token"])
+        show_descendants(tokenizer, run, size, row)
+
+
+def show_parents(row: pd.Series, labels: pd.Series) -> None:
+    """Buttons that move to each of the two parents."""
+    st.markdown("**Parents** · go to one")
+    cols = st.columns(2)
+    for col, side in zip(cols, ("left", "right")):
+        parent = int(row[side])
+        col.button(
+            f"{code(repr_quoted(labels[parent]))} · {parent}",
+            key=f"vocab_go_{side}",
+            on_click=_choose,
+            args=(parent,),
+            help=f"Show token {parent}",
+            width="stretch",
+        )
+
+
+def _choose(token_id: int) -> None:
+    st.session_state[TOKEN_KEY] = token_id
+
+
+def show_descendants(tokenizer: Tokenizer, run: Run, size: int, row: pd.Series) -> None:
+    """The tokens built from this one, as chips."""
+    ids = descendant_ids(tokenizer, run.key, size, int(row["id"]))
+    st.markdown(f"**Descendants** · {len(ids):,} token{'s' if len(ids) != 1 else ''} built from it")
+    if ids:
+        st.html(chips_html(tokenizer, ids))
+    else:
+        st.caption("No later merge used this token.")
+
+
+def show_lengths(table: pd.DataFrame) -> None:
+    """Token lengths: a histogram, and length against creation step."""
+    st.subheader("Token lengths")
+    if not (table["kind"] == "merge").any():
+        st.info("No merges at this vocab size: every token is a single byte.")
+        return
+    left, right = st.columns(2, gap="large")
+    left.altair_chart(length_histogram(table), width="stretch")
+    right.altair_chart(length_by_step(table), width="stretch")
+
+
+main()

@@ -1,5 +1,0 @@
-"""Placeholder until this page is written."""
-
-import streamlit as st
-
-st.title("vocabulary")

@@ -1,0 +1,95 @@
+"""Take a screenshot of every page in headless Chromium (the README's pictures).
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+
+Needs Debian's chromium (apt-get install chromium) and the playwright package; starts
+its own Streamlit server on a free loopback port and stops it afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+]
+PAGES = ["train", "animate", "tokens", "vocabulary", "compare"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
+    command += ["--server.port", str(port), "--server.headless", "true"]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                return server
+        except OSError:
+            time.sleep(0.3)
+    server.kill()
+    raise RuntimeError("the Streamlit server did not answer /_stcore/health within 60 s")
+
+
+def wait_until_idle(page: Page, timeout_s: float = 60) -> None:
+    """Wait until Streamlit has drawn the page and stopped running the script."""
+    page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=timeout_s * 1000)
+    deadline = time.monotonic() + timeout_s
+    quiet_since = None
+    while time.monotonic() < deadline:
+        running = page.locator('[data-testid="stStatusWidget"]').count() > 0
+        if running:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since > 1.5:
+            return
+        time.sleep(0.2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--width", type=int, default=1400)
+    parser.add_argument("--height", type=int, default=1000)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    server = start_server(port)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": args.width, "height": args.height})
+            for name in PAGES:
+                page.goto(f"http://127.0.0.1:{port}/{name}")
+                wait_until_idle(page)
+                path = args.out / f"{name}.png"
+                page.screenshot(path=str(path), full_page=True)
+                print(path)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""The Animate page: step through the merges of a run and read what each step did."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from streamlit.testing.v1 import AppTest
+
+from explorer import train
+from explorer.formats import model_text
+from tests.app_support import open_app, texts_of
+from ui import animation as anim
+from ui.runs import RunSpec, text_key
+
+CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
+
+
+def narration(app: AppTest) -> str:
+    """The narration paragraph as a user reads it."""
+    paragraphs = [h.value for h in app.html if h.value.startswith("<p")]
+    assert len(paragraphs) == 1, paragraphs
+    return html.unescape(paragraphs[0].split(">", 1)[1].rsplit("<", 1)[0])
+
+
+def token_views(app: AppTest) -> list[str]:
+    """The HTML of each coloured passage on the page (before and after, or one)."""
+    return [h.value for h in app.html if 'class="bpe"' in h.value]
+
+
+def labels(app: AppTest) -> list[str]:
+    """Markdown texts without the bold marks."""
+    return [text.replace("**", "") for text in texts_of(app.markdown)]
+
+
+def spelled(view: str) -> str:
+    """The text a coloured passage spells out, as a reader sees it."""
+    return html.unescape("".join(re.findall(r">([^<]*)</span>", view)))
+
+
+def test_stepping_forward_narrates_each_merge() -> None:
+    app = open_app("animate", CLASSIC)
+    assert app.slider(key="animate_step").value == 0
+    assert "corpus of 11 bytes is 11 tokens" in narration(app)
+
+    app.button(key="animate_next").click().run()
+    assert app.slider(key="animate_step").value == 1
+    assert narration(app).startswith(
+        "Step 1: ('a', 'a') was the most frequent pair (4 times), so it becomes token 256 "
+        "'aa'; the corpus shrinks from 11 to 9 tokens."
+    )
+    assert "Before step 1 · 11 tokens" in " ".join(labels(app))
+
+    app.button(key="animate_next").click().run()
+    told = narration(app)
+    assert told.startswith("Step 2: ('aa', 'a')")
+    assert "decided by a tie: ('a', 'b') was also seen 2 times" in told
+    assert "earliest in the corpus wins" in told
+    assert app.query_params["animate_step"] == "2"  # a link to this page opens here
+
+    app.button(key="animate_back").click().run()
+    assert narration(app).startswith("Step 1:")
+
+
+def test_the_last_step_shows_the_final_tokens() -> None:
+    app = open_app("animate", CLASSIC)
+    app.slider(key="animate_step").set_value(3).run()
+    assert "This is the last merge" in narration(app)
+    assert "After step 3 · 5 tokens" in " ".join(labels(app))
+    after = token_views(app)[1]
+    assert after.count(">aaab</span>") == 2  # aaab d aaab a c
+    assert app.button(key="animate_next").disabled
+
+
+def test_the_merged_pair_is_outlined_before_and_fused_after() -> None:
+    app = open_app("animate", {**CLASSIC, "animate_step": "1"})
+    before, after = token_views(app)
+    assert before.count(' h"') == 4  # a a, twice: the left and right of each occurrence
+    assert after.count(' h"') == 2
+    assert "fuses 2 times in this passage" in " ".join(texts_of(app.caption))
+
+
+def step_slider_shown(app: AppTest) -> bool:
+    return any(slider.key == anim.STEP_KEY for slider in app.slider)
+
+
+def test_play_sets_the_flag_and_pause_puts_the_slider_back() -> None:
+    app = open_app("animate", CLASSIC)
+    app.button(key="animate_play").click().run()
+    assert app.session_state[anim.PLAY_KEY] is True
+    assert app.button(key="animate_play").label == "Pause"
+    assert not step_slider_shown(app)  # put away while playing: the progress bar moves
+    assert narration(app).startswith("Step 1:")  # the first tick comes at once
+    assert app.get("progress")[0].proto.text == "Playing: step 1 of 3"
+
+    app.button(key="animate_play").click().run()
+    assert app.session_state[anim.PLAY_KEY] is False
+    assert app.slider(key="animate_step").value == 1
+    assert narration(app).startswith("Step 1:")
+
+
+def test_playback_stops_at_the_last_step() -> None:
+    app = open_app("animate", CLASSIC)
+    app.button(key="animate_play").click().run()
+    app.run()  # each rerun while playing is one tick, as the timer's are
+    assert narration(app).startswith("Step 2:")
+    app.run()
+    assert app.session_state[anim.PLAY_KEY] is False
+    assert app.slider(key="animate_step").value == 3
+    assert app.button(key="animate_play").label == "Play"
+    assert app.query_params["animate_step"] == "3"
+    assert "This is the last merge" in narration(app)
+
+
+def test_next_while_playing_pauses_one_step_on() -> None:
+    app = open_app("animate", CLASSIC)
+    app.button(key="animate_play").click().run()
+    app.button(key="animate_next").click().run()
+    assert app.session_state[anim.PLAY_KEY] is False
+    assert app.slider(key="animate_step").value == 2
+
+
+def test_a_typed_passage_is_animated_and_escaped() -> None:
+    app = open_app("animate", {**CLASSIC, "animate_step": "1"})
+    app.text_area(key="animate_passage").input("<script>alert(1)</script> aaaa").run()
+    assert not app.exception
+    before, after = token_views(app)
+    assert "<script>" not in before + after
+    assert spelled(after) == "<script>alert(1)</script>·aaaa"  # shown, never run
+    assert "fuses 2 times in this passage" in " ".join(texts_of(app.caption))  # aaaa
+
+    app.button(key="animate_reset").click().run()
+    assert app.text_area(key="animate_passage").value == "aaabdaaabac"
+
+
+def test_a_loaded_model_has_no_steps_but_shows_the_passage() -> None:
+    app = open_app("animate", CLASSIC)
+    tokenizer = train("aaabdaaabac", 259, pattern="none").tokenizer
+    texts = (model_text(tokenizer),)
+    spec = RunSpec(
+        name="classic.model", source="classic.model", text_key=text_key(texts),
+        vocab_size=259, pattern="", kind="model",
+    )  # fmt: skip
+    app.session_state["runs"] = {**app.session_state["runs"], spec.name: spec}
+    app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: texts}
+    app.session_state["pending_run"] = spec.name
+    app.run()
+    assert not app.exception
+    assert any("no steps to animate" in text for text in texts_of(app.info))
+    assert any("The passage at vocab size 259" in text for text in labels(app))
+    assert len(token_views(app)) == 1
+    assert not [s for s in app.slider if s.key == "animate_step"]
+
+
+def test_a_word_count_table_animates_its_words() -> None:
+    app = open_app("animate", {"sample": "hug_pug", "vocab": "259", "pattern": "none"})
+    assert app.text_area(key="animate_passage").value == "hug pug pun bun hugs"
+    app.button(key="animate_next").click().run()
+    assert narration(app).startswith("Step 1: ('u', 'g') was the most frequent pair (20 times)")
+    assert "fuses 3 times in this passage" in " ".join(texts_of(app.caption))
+
+
+def test_another_run_brings_its_own_passage_and_keeps_the_step_in_range() -> None:
+    app = open_app("animate", {"sample": "shakespeare", "animate_step": "40"})
+    assert narration(app).startswith("Step 40:")
+    texts = ("the cat sat on the mat with the other cat",)
+    spec = RunSpec(
+        name="cats", source="cats", text_key=text_key(texts), vocab_size=262, pattern="gpt4"
+    )
+    app.session_state["runs"] = {**app.session_state["runs"], spec.name: spec}
+    app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: texts}
+    app.session_state["pending_run"] = spec.name
+    app.run()
+    assert not app.exception
+    assert app.text_area(key="animate_passage").value == texts[0]
+    assert app.slider(key="animate_step").value == 6  # its last step
+    assert "This is the last merge" in narration(app)
+
+
+def test_an_empty_passage_says_what_to_do() -> None:
+    app = open_app("animate", {**CLASSIC, "animate_step": "1"})
+    app.text_area(key="animate_passage").input("").run()
+    assert any("The passage is empty" in text for text in texts_of(app.info))
+    assert narration(app).startswith("Step 1:")  # the step is still explained

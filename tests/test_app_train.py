@@ -1,0 +1,278 @@
+"""The Train page: worked examples, training from the form, bad input, the merge log, files."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import explorer.pretokenize
+from explorer import FormatError, Tokenizer
+from explorer.formats import model_text
+from tests.app_support import open_app, texts_of
+from ui import train_support as ts
+from ui.runs import RunSpec
+
+PAGES = "app_pages"  # the folder open_app switches into (tests/app_support.py)
+
+# --- driving the page ------------------------------------------------------------------------
+
+
+def shown_run(app: AppTest) -> str:
+    """The tokenizer the page shows, from its heading."""
+    headings = [h for h in texts_of(app.subheader) if h.startswith("Tokenizer: ")]
+    assert headings, texts_of(app.subheader)
+    return headings[0].removeprefix("Tokenizer: ").replace("\\", "")
+
+
+def merge_log(app: AppTest):
+    """The merge-log table as the page shows it (the last dataframe)."""
+    return app.dataframe[-1].value
+
+
+def errors(app: AppTest) -> list[str]:
+    return texts_of(app.error)
+
+
+def paste(app: AppTest, text: str, vocab_size: int = 300) -> AppTest:
+    app.radio(key="train_source").set_value("paste").run()
+    app.text_area(key="train_paste").input(text)
+    app.number_input(key="train_vocab").set_value(vocab_size)
+    return app.run()
+
+
+def use_regex(app: AppTest, regex: str) -> AppTest:
+    app.selectbox(key="train_pattern").set_value(ts.CUSTOM).run()
+    app.text_input(key="train_regex").input(regex)
+    return app.run()
+
+
+@pytest.fixture
+def app() -> AppTest:
+    return open_app("train")
+
+
+# --- worked examples -------------------------------------------------------------------------
+
+
+def test_the_hug_pug_example_learns_ug_un_hug(app: AppTest) -> None:
+    app.button(key="train_example_hug_pug").click().run()
+    assert shown_run(app) == "hug / pug / pun / bun word counts · none · 259"
+    log = merge_log(app)
+    assert list(log["token"]) == ["ug", "un", "hug"]
+    assert list(log["count"]) == [20, 16, 15]
+    words = app.dataframe[0].value
+    assert list(words["word"]) == ["hug", "pug", "pun", "bun", "hugs"]
+    assert list(words["tokens"][1]) == ["p", "ug"]
+
+
+def test_the_aaabdaaabac_example_shows_its_encoding(app: AppTest) -> None:
+    app.button(key="train_example_aaabdaaabac").click().run()
+    assert "[258, 100, 258, 97, 99]" in texts_of(app.code)
+    assert dict((m.label, m.value) for m in app.metric)["Merges learned"] == "3"
+    assert list(merge_log(app)["token"]) == ["aa", "aaa", "aaab"]
+    assert merge_log(app)["ties"][1] == "⚖ a + b"  # aaa won its tie with ab
+
+
+def test_the_gpt2_example_shows_byte_symbols(app: AppTest) -> None:
+    app.button(key="train_example_this_is").click().run()
+    assert app.toggle(key="train_byte_symbols").value is True
+    assert "Ġsome" in app.get("html")[0].proto.body
+    assert "Ġt" in list(merge_log(app)["token"])
+    app.toggle(key="train_byte_symbols").set_value(False).run()
+    assert "·t" in list(merge_log(app)["token"])
+
+
+def test_a_sample_run_is_shared_by_the_url(app: AppTest) -> None:
+    app.button(key="train_example_aaabdaaabac").click().run()
+    assert app.query_params == {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
+    paste(app, "no sample here, no sample at all").button(key="train_go").click().run()
+    assert "sample" not in app.query_params
+
+
+# --- training from the form ------------------------------------------------------------------
+
+
+def test_pasted_text_trains_a_new_current_run(app: AppTest) -> None:
+    paste(app, "low lower lowest " * 50, vocab_size=270)
+    assert "1 document · 850 bytes" in texts_of(app.caption)
+    app.button(key="train_go").click().run()
+    assert not app.exception
+    assert shown_run(app) == "Pasted text · gpt4 · 270"
+    assert "Pasted text · gpt4 · 270" in app.session_state["runs"]
+    assert "low" in list(merge_log(app)["text"])
+
+
+def test_the_sidebar_offers_the_new_run(app: AppTest) -> None:
+    paste(app, "low lower lowest " * 50, vocab_size=270).button(key="train_go").click().run()
+    assert app.sidebar.selectbox(key="sidebar_run").value == "Pasted text · gpt4 · 270"
+
+
+def test_a_word_count_list_trains_on_words(app: AppTest) -> None:
+    app.radio(key="train_source").set_value("words").run()
+    assert app.selectbox(key="train_pattern").disabled
+    app.text_area(key="train_word_counts").input("hug ten\npug 5").run()
+    assert any("line 1" in e for e in errors(app))
+    app.text_area(key="train_word_counts").input("hug 10\npug 5\npun 12\nbun 4\nhugs 5").run()
+    app.number_input(key="train_vocab").set_value(258).run()
+    app.button(key="train_go").click().run()
+    assert shown_run(app) == "Word counts · none · 258"
+    assert list(merge_log(app)["count"]) == [20, 16]
+
+
+def test_a_vocab_size_below_256_is_refused(app: AppTest) -> None:
+    before = shown_run(app)
+    app.number_input(key="train_vocab").set_value(100).run()
+    assert any("at least 256" in e for e in errors(app))
+    assert app.button(key="train_go").disabled  # a browser cannot click it
+    assert shown_run(app) == before
+    assert len(app.session_state["runs"]) == 1
+
+
+def test_an_invalid_regex_is_refused(app: AppTest) -> None:
+    before = shown_run(app)
+    use_regex(app, "(")
+    assert any("Invalid pre-tokenizer regex" in e for e in errors(app))
+    assert app.button(key="train_go").disabled
+    assert shown_run(app) == before and not app.exception
+
+
+def test_a_catastrophic_regex_stops_in_time(app: AppTest, monkeypatch) -> None:
+    monkeypatch.setattr(explorer.pretokenize, "CUSTOM_TIMEOUT_SECONDS", 0.2)
+    before = shown_run(app)
+    paste(app, "a" * 3000 + "b")
+    use_regex(app, "(a+)+$").button(key="train_go").click().run()
+    assert any("took longer" in e for e in errors(app)), errors(app)
+    assert shown_run(app) == before and len(app.session_state["runs"]) == 1
+    app.selectbox(key="train_pattern").set_value("gpt4").run()
+    app.button(key="train_go").click().run()  # the app keeps working
+    assert shown_run(app) == "Pasted text · gpt4 · 300"
+
+
+def test_the_form_survives_a_visit_to_another_page(app: AppTest) -> None:
+    paste(app, "keep this text", vocab_size=400)
+    app.switch_page(f"{PAGES}/tokens.py").run()
+    app.switch_page(f"{PAGES}/train.py").run()
+    assert app.radio(key="train_source").value == "paste"
+    assert app.text_area(key="train_paste").value == "keep this text"
+    assert app.number_input(key="train_vocab").value == 400
+
+
+def test_an_empty_paste_asks_for_text(app: AppTest) -> None:
+    app.radio(key="train_source").set_value("paste").run()
+    assert "Paste some text to train on." in texts_of(app.info)
+    assert app.button(key="train_go").disabled
+
+
+# --- the merge log ---------------------------------------------------------------------------
+
+
+def test_the_log_and_metrics_describe_the_run(app: AppTest) -> None:
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["Merges learned"] == "1,744"
+    assert metrics["Corpus bytes"] == "99,843"
+    assert metrics["Tokens at 2,000"] == "29,283"
+    assert metrics["Bytes per token"] == "3.41"
+    assert "Training stopped because the target vocab size was reached." in texts_of(app.caption)
+    log = merge_log(app)
+    assert len(log) == 1744 and list(log["id"][:3]) == [256, 257, 258]
+    assert log["token"][0] == "·t"  # visible whitespace
+
+
+def test_the_log_follows_the_sidebar_view_size() -> None:
+    app = open_app()  # the Train page is the default page
+    app.sidebar.slider(key="sidebar_view_size").set_value(300).run()
+    assert len(merge_log(app)) == 44
+    assert "Showing 44 merges, up to vocab size 300." in texts_of(app.caption)
+    assert "Tokens at 300" in [m.label for m in app.metric]
+
+
+def test_search_filters_the_log(app: AppTest) -> None:
+    app.text_input(key="train_log_query").input("the").run()
+    log = merge_log(app)
+    assert 0 < len(log) < 1744
+    assert all("the" in text.casefold() for text in log["text"])
+    assert any(f"Showing {len(log):,} of 1,744 merges" in c for c in texts_of(app.caption))
+    app.text_input(key="train_log_query").input("256").run()
+    log = merge_log(app)
+    assert 256 in set(log["id"])
+    assert all(256 in row for row in zip(log["id"], log["left_id"], log["right_id"]))
+
+
+def test_a_loaded_model_shows_its_merges_without_history(app: AppTest) -> None:
+    text = model_text(Tokenizer([(97, 97), (256, 98)]))
+    spec, _ = ts.model_upload("mine.model", text.encode())
+    app.session_state["runs"][spec.name] = spec
+    app.session_state["texts"][spec.text_key] = (text,)
+    app.session_state["pending_run"] = spec.name
+    app.run()
+    assert shown_run(app) == "mine · none · 258"
+    assert any("no merge history" in i for i in texts_of(app.info))
+    log = merge_log(app)
+    assert list(log["token"]) == ["aa", "aab"] and "count" not in log
+
+
+# --- the page's helpers ----------------------------------------------------------------------
+
+
+def test_uploads_decode_as_utf8_without_newline_translation() -> None:
+    corpus = ts.upload_corpus([("a.txt", b"one\r\ntwo\n"), ("b.md", "é".encode())])
+    assert corpus.texts == ("one\r\ntwo\n", "é")
+    assert corpus.source == "a.txt + 1 more"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [(b"", "notes.csv is empty"), (b"ok \xff", "notes.csv is not UTF-8 text: byte 3 (0xff)")],
+)
+def test_a_bad_upload_names_the_file(data: bytes, message: str) -> None:
+    with pytest.raises(ts.InputError, match=re.escape(message)):
+        ts.upload_corpus([("fine.txt", b"fine"), ("notes.csv", data)])
+
+
+def test_a_malformed_model_names_the_line() -> None:
+    with pytest.raises(FormatError, match=re.escape("bad.model, line 4: expected two token ids")):
+        ts.model_upload("bad.model", b"minbpe v1\n\n0\n97 x\n")
+
+
+def test_a_model_upload_becomes_a_model_run() -> None:
+    tokenizer = Tokenizer([(97, 97)], pattern=explorer.pretokenize.GPT4_PATTERN)
+    spec, text = ts.model_upload("t.model", model_text(tokenizer).encode())
+    assert spec == RunSpec(
+        name="t · gpt4 · 257",
+        source="t.model",
+        text_key=spec.text_key,
+        vocab_size=257,
+        pattern="gpt4",
+        kind="model",
+    )
+    assert text == model_text(tokenizer)
+
+
+def test_settings_are_read_as_people_type_them() -> None:
+    assert ts.parse_special_tokens(" <|a|>,<|b|>\n<|a|>, ") == ("<|a|>", "<|b|>")
+    assert "up to 50,000 tokens (got 60,000)" in ts.vocab_size_problem(60_000)
+    assert ts.vocab_size_problem(256) == ""
+    assert ts.chosen_pattern("gpt2", "ignored") == "gpt2"
+    with pytest.raises(ts.InputError, match="Type a custom regex"):
+        ts.chosen_pattern(ts.CUSTOM, "")
+    assert ts.pattern_choice(explorer.pretokenize.GPT2_PATTERN) == ("gpt2", "")
+    assert ts.pattern_choice(r"\w+") == (ts.CUSTOM, r"\w+")
+
+
+def test_the_log_csv_keeps_ids_and_bytes() -> None:
+    frame = ts.merge_log(Tokenizer([(32, 116)]), None)
+    assert ts.log_csv(frame).splitlines() == [
+        "rank,id,left_id,right_id,left,right,token,hex",
+        "0,256,32,116,·,t,·t,20 74",
+    ]
+
+
+def test_progress_is_throttled_but_ends_full() -> None:
+    shown: list[tuple[float, str]] = []
+    report = ts.progress_reporter(lambda fraction, text: shown.append((fraction, text)))
+    for done in range(1, 1001):
+        report("merging", done, 1000)
+    assert len(shown) < 20
+    assert shown[-1] == (1.0, "Merging: 1,000 of 1,000 merges")

@@ -1,0 +1,427 @@
+"""Pure helpers of the Animate page: a passage at a step, the narration, playback and charts.
+
+Step k is the tokenizer of the first k merges (vocab size 256 + k); step 0 is raw bytes.
+
+    >>> from explorer import train
+    >>> result = train("aaabdaaabac", 259, pattern="none")
+    >>> print(narration(result.history, 1, result.tokenizer))  # doctest: +NORMALIZE_WHITESPACE
+    Step 1: ('a', 'a') was the most frequent pair (4 times), so it becomes token 256 'aa';
+    the corpus shrinks from 11 to 9 tokens. Only 2 of the 4 could be merged: in runs such as
+    'aaa' the pairs overlap, and a token joins one pair at a time.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+import altair as alt
+import pandas as pd
+
+from explorer import Encoding, MergeHistory, Tokenizer, render_token
+from explorer.corpus import parse_word_counts
+from explorer.history import MergeStep
+
+STEP_KEY = "animate_step"  # the step slider (bound to the URL)
+PLAY_KEY = "animate_playing"  # the play flag: an input, not a widget
+POSITION_KEY = "animate_position"  # the step on screen while playing
+SPEED_KEY = "animate_speed"  # steps per second
+SPEEDS = (0.5, 1, 2, 5, 10, 25, 50, 100)
+DEFAULT_SPEED = 1
+MAX_TICKS_PER_SECOND = 5  # faster speeds take several steps per tick
+MIN_CHART_SECONDS = 1.0  # the charts redraw at most this often while playing
+PASSAGE_CHARS = 600  # the default passage: about this much of the corpus
+MAX_PASSAGE_CHARS = 5_000  # a typed passage; keeps one step's work small
+MAX_CHART_POINTS = 600  # per chart line; the marked step is always exact
+
+
+# --- the passage at a step ---------------------------------------------------------
+
+
+def default_passage(text: str, limit: int = PASSAGE_CHARS) -> str:
+    """The first `limit` characters of text, cut at the last line break or space if near.
+
+    >>> default_passage("one two three", limit=9)
+    'one two'
+    >>> default_passage("abcdefghij", limit=4)
+    'abcd'
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    cut = max(head.rfind("\n"), head.rfind(" "))
+    return head[:cut] if cut >= limit // 2 else head
+
+
+def words_passage(table: str, limit: int = PASSAGE_CHARS) -> str:
+    """The words of a `word count` table, once each: the text its merges work on.
+
+    >>> words_passage("hug 10\\npug 5\\n")
+    'hug pug'
+    """
+    try:
+        words = parse_word_counts(table)
+    except ValueError:
+        return default_passage(table, limit)
+    return default_passage(" ".join(words), limit)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A passage just before and just after one merge, and where the merge happened.
+
+    pair_positions are the left and right tokens of every occurrence that fuses, as
+    positions in `before`; fused_positions are the new tokens, as positions in `after`.
+    """
+
+    before: Encoding
+    after: Encoding
+    pair_positions: tuple[int, ...]
+    fused_positions: tuple[int, ...]
+
+    @property
+    def occurrences(self) -> int:
+        return len(self.fused_positions)
+
+
+def passage_frame(before: Tokenizer, after: Tokenizer, passage: str, new_id: int | None) -> Frame:
+    """Encode the passage with k - 1 and k merges and find the occurrences that fuse.
+
+    The tokenizer of k merges is the one of k - 1 merges plus one pass of merge k, so a
+    new token covers exactly the two tokens that were next to each other before. A pair
+    that straddles two pre-token chunks never fuses, and so is not counted.
+
+    >>> tok = Tokenizer([(97, 97)])
+    >>> frame = passage_frame(tok.at_vocab_size(256), tok, "aaab", 256)
+    >>> frame.after.ids, frame.pair_positions, frame.fused_positions
+    ([256, 97, 98], (0, 1), (0,))
+    """
+    start = before.encode_with_spans(passage, allowed_special="all")
+    end = start if after is before else after.encode_with_spans(passage, allowed_special="all")
+    fused = tuple(i for i, token in enumerate(end.ids) if token == new_id)
+    starts = {end.byte_spans[i][0] for i in fused}
+    pair = tuple(
+        position
+        for i, (first_byte, _) in enumerate(start.byte_spans)
+        if first_byte in starts
+        for position in (i, i + 1)
+    )
+    return Frame(start, end, pair, fused)
+
+
+def passage_caption(frame: Frame) -> str:
+    """What the merge did to the passage, in one line.
+
+    >>> tok = Tokenizer([(97, 97)])
+    >>> passage_caption(passage_frame(tok.at_vocab_size(256), tok, "aaab", 256))
+    'The pair fuses 1 time in this passage (outlined): 4 → 3 tokens.'
+    """
+    if not frame.occurrences:
+        return (
+            "The pair does not fuse anywhere in this passage: it was frequent elsewhere "
+            "in the corpus."
+        )
+    return (
+        f"The pair fuses {times(frame.occurrences)} in this passage (outlined): "
+        f"{len(frame.before.ids):,} → {len(frame.after.ids):,} tokens."
+    )
+
+
+# --- the narration -----------------------------------------------------------------
+
+
+def quoted(token: bytes) -> str:
+    r"""A token as the narration shows it: quoted, whitespace visible.
+
+    >>> quoted(b" the\n")
+    "'·the↵'"
+    """
+    return f"'{render_token(token, visible_whitespace=True)}'"
+
+
+def pair_text(tokenizer: Tokenizer, pair: tuple[int, int]) -> str:
+    """`('t', 'h')`: a pair of token ids as text."""
+    left, right = (quoted(tokenizer.token_bytes(token)) for token in pair)
+    return f"({left}, {right})"
+
+
+def length_before(history: MergeHistory, step: int) -> int:
+    """The corpus length in tokens just before merge `step` (1-based)."""
+    return history.initial_length if step <= 1 else history.steps[step - 2].length_after
+
+
+def times(count: int) -> str:
+    """`times(1) == '1 time'`, `times(1234) == '1,234 times'`."""
+    return f"{count:,} time" + ("" if count == 1 else "s")
+
+
+def narration(history: MergeHistory, step: int, tokenizer: Tokenizer) -> str:
+    """One paragraph saying what step `step` did and why; tokenizer names the tokens."""
+    if step <= 0:
+        return (
+            "Step 0: the starting point. Every byte is its own token (256 possible), so the "
+            f"corpus of {history.initial_length:,} bytes is {history.initial_length:,} tokens. "
+            "Each step fuses the most frequent pair of neighbouring tokens into a new token."
+        )
+    merge = history.steps[step - 1]
+    sentences = [
+        f"Step {step}: {pair_text(tokenizer, merge.pair)} was the most frequent pair "
+        f"({times(merge.count)}), so it becomes token {merge.new_id} {quoted(merge.token)}; "
+        f"the corpus shrinks from {length_before(history, step):,} to "
+        f"{merge.length_after:,} tokens."
+    ]
+    if merge.merged < merge.count:
+        sentences.append(
+            f"Only {merge.merged:,} of the {merge.count:,} could be merged: in runs such as "
+            "'aaa' the pairs overlap, and a token joins one pair at a time."
+        )
+    if merge.ties:
+        sentences.append(tie_sentence(merge, tokenizer))
+    if step == len(history.steps):
+        reason = history.stop_reason.describe()
+        sentences.append(f"This is the last merge: training stopped because {reason}.")
+    return " ".join(sentences)
+
+
+def tie_sentence(merge: MergeStep, tokenizer: Tokenizer) -> str:
+    """Name the pairs that tied with the winner and the rule that broke the tie."""
+    names = [pair_text(tokenizer, pair) for pair in merge.ties]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    more = " (and perhaps more)" if len(names) >= 5 else ""
+    verb = "was" if len(names) == 1 and not more else "were"
+    return (
+        f"This step was decided by a tie: {listed}{more} {verb} also seen "
+        f"{times(merge.count)}. The rule: the pair whose first occurrence comes earliest "
+        "in the corpus wins."
+    )
+
+
+def merge_card_html(tokenizer: Tokenizer, merge: MergeStep) -> str:
+    """Big chips for `left + right → new`: every token text escaped."""
+
+    def chip(token: int, kind: str) -> str:
+        text = html.escape(render_token(tokenizer.token_bytes(token), visible_whitespace=True))
+        return f'<span class="am-chip am-{kind}">{text}</span>'
+
+    return (
+        f"<style>{_CARD_STYLE}</style><div class='am-card'>"
+        f"{chip(merge.left, 'part')}<span class='am-op'>+</span>{chip(merge.right, 'part')}"
+        f"<span class='am-op'>→</span>{chip(merge.new_id, 'new')}"
+        f"<span class='am-id'>token {merge.new_id}</span></div>"
+    )
+
+
+_CARD_STYLE = (
+    ".am-card{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.25rem 0}"
+    ".am-chip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
+    "font-size:1.6rem;padding:.1rem .55rem;border-radius:6px;white-space:pre;color:#1A1A1A}"
+    ".am-part{background:#E8E8E8;outline:2px solid #000}"
+    ".am-new{background:#FDB462;outline:2px solid #000}"
+    ".am-op{font-size:1.5rem;opacity:.7}"
+    ".am-id{font-size:.95rem;opacity:.75;margin-left:.25rem}"
+)
+
+
+def paragraph_html(text: str) -> str:
+    """Plain text as an escaped paragraph in a size a class can read from the back."""
+    return f'<p style="font-size:1.1rem;line-height:1.6;margin:0">{html.escape(text)}</p>'
+
+
+# --- playback ----------------------------------------------------------------------
+#
+# subtle: while playing, the step lives in POSITION_KEY, not in the slider's key. A
+# browser that is a tick behind sends its slider value with every rerun request, and
+# Streamlit would take that stale value as the user's; so the slider is put away while
+# playing and gets the position back on pause.
+
+
+def timer(speed: float) -> tuple[float, int]:
+    """Seconds between ticks and steps per tick, for `speed` steps per second.
+
+    Up to MAX_TICKS_PER_SECOND one step a tick; faster speeds take several steps a tick.
+
+    >>> timer(2), timer(50)
+    ((0.5, 1), (0.2, 10))
+    """
+    if speed <= MAX_TICKS_PER_SECOND:
+        return 1 / speed, 1
+    return 1 / MAX_TICKS_PER_SECOND, max(1, round(speed / MAX_TICKS_PER_SECOND))
+
+
+def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
+    """The interval the stage's fragment should rerun at: None when paused."""
+    return timer(state.get(SPEED_KEY, DEFAULT_SPEED))[0] if state.get(PLAY_KEY) else None
+
+
+def chart_timer(stage_timer: float | None) -> float | None:
+    """The charts follow playback at most once a second: redrawing them costs the most."""
+    return None if stage_timer is None else max(stage_timer, MIN_CHART_SECONDS)
+
+
+def shown_step(state: MutableMapping[str, Any], last: int) -> int:
+    """The step on screen: the playback position while playing, else the slider's."""
+    key = POSITION_KEY if state.get(PLAY_KEY) else STEP_KEY
+    return max(0, min(last, int(state.get(key, 0))))
+
+
+def tick(state: MutableMapping[str, Any], last: int) -> None:
+    """One tick of playback: advance the position; at the last step, stop there.
+
+    >>> state = {STEP_KEY: 0, POSITION_KEY: 2, PLAY_KEY: True, SPEED_KEY: 1}
+    >>> tick(state, last=3); state[STEP_KEY], state[PLAY_KEY]
+    (3, False)
+    """
+    if not state.get(PLAY_KEY):
+        return
+    stride = timer(state.get(SPEED_KEY, DEFAULT_SPEED))[1]
+    state[POSITION_KEY] = min(last, int(state.get(POSITION_KEY, 0)) + stride)
+    if state[POSITION_KEY] >= last:
+        pause(state)
+
+
+def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
+    """Play from the slider's step (from step 0 when at the end), or pause."""
+    if state.get(PLAY_KEY):
+        pause(state)
+        return
+    start = int(state.get(STEP_KEY, 0))
+    state[POSITION_KEY] = 0 if start >= last else start
+    state[PLAY_KEY] = True
+
+
+def pause(state: MutableMapping[str, Any]) -> None:
+    """Stop playing; the slider takes the step that was on screen."""
+    if state.get(PLAY_KEY):
+        state[STEP_KEY] = int(state.get(POSITION_KEY, 0))
+    state[PLAY_KEY] = False
+
+
+def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
+    """Pause and move the step by delta, staying within 0..last."""
+    pause(state)
+    state[STEP_KEY] = max(0, min(last, int(state.get(STEP_KEY, 0)) + delta))
+
+
+def clamp_step(state: MutableMapping[str, Any], last: int) -> None:
+    """Keep a remembered step inside this run's range (another run may have fewer steps)."""
+    if STEP_KEY in state and not 0 <= int(state[STEP_KEY]) <= last:
+        state[STEP_KEY] = max(0, min(last, int(state[STEP_KEY])))
+
+
+# --- charts ------------------------------------------------------------------------
+#
+# The charts are drawn with altair and turned into Vega-Lite once per run; the current
+# step is a tiny named dataset, so a step change swaps one row instead of rebuilding and
+# revalidating the whole chart (altair takes tens of milliseconds for that).
+
+MARKER_DATA = "current_step"
+
+
+def sample_steps(last: int, max_points: int = MAX_CHART_POINTS) -> list[int]:
+    """Steps 0..last evenly thinned to at most max_points, keeping both ends.
+
+    >>> sample_steps(10, 4)
+    [0, 3, 7, 10]
+    >>> sample_steps(3)
+    [0, 1, 2, 3]
+    """
+    if last + 1 <= max_points:
+        return list(range(last + 1))
+    return sorted({round(i * last / (max_points - 1)) for i in range(max_points)})
+
+
+def step_row(history: MergeHistory, step: int, tokenizer: Tokenizer) -> dict[str, Any]:
+    """What the charts say about one step (step 0 has no pair and no count)."""
+    if step == 0:
+        return {"step": 0, "count": None, "tokens": history.initial_length, "merge": "(bytes)"}
+    merge = history.steps[step - 1]
+    return {
+        "step": step,
+        "count": merge.count,
+        "tokens": merge.length_after,
+        "merge": f"{pair_text(tokenizer, merge.pair)} → {quoted(merge.token)}",
+    }
+
+
+def step_table(history: MergeHistory, tokenizer: Tokenizer) -> pd.DataFrame:
+    """One row per charted step (thinned for long histories)."""
+    rows = [step_row(history, s, tokenizer) for s in sample_steps(len(history.steps))]
+    return pd.DataFrame(rows, columns=["step", "count", "tokens", "merge"])
+
+
+_TOOLTIP = [
+    alt.Tooltip("step:Q", title="Step", format=","),
+    alt.Tooltip("merge:N", title="Merge"),
+    alt.Tooltip("count:Q", title="Pair count", format=","),
+    alt.Tooltip("tokens:Q", title="Corpus tokens", format=","),
+]
+_STEP_AXIS = alt.X(
+    "step:Q", title="Step (merges so far)", axis=alt.Axis(format=",d", tickMinStep=1)
+)
+
+
+def _with_marker(line: alt.Chart, field: str) -> alt.LayerChart:
+    """The line with a red rule and dot on the step in the MARKER_DATA dataset."""
+    marker = alt.Chart(alt.NamedData(name=MARKER_DATA))
+    rule = marker.mark_rule(color="#D62728", strokeWidth=2).encode(x="step:Q", tooltip=_TOOLTIP)
+    dot = marker.mark_point(color="#D62728", filled=True, size=90).encode(
+        x="step:Q", y=f"{field}:Q", tooltip=_TOOLTIP
+    )
+    return alt.layer(line, rule, dot).properties(height=260)
+
+
+def count_chart(table: pd.DataFrame) -> alt.LayerChart:
+    """The winning pair's count at each step, log scale, with the current step's marker."""
+    line = (
+        alt.Chart(table.dropna(subset=["count"]), title="How often the merged pair occurred")
+        .mark_line(color="#4C78A8", interpolate="step-after")
+        .encode(
+            x=_STEP_AXIS,
+            y=alt.Y(
+                "count:Q",
+                title="Pair count (log scale)",
+                scale=alt.Scale(type="log"),
+                axis=alt.Axis(format=",d", tickMinStep=1),
+            ),
+            tooltip=_TOOLTIP,
+        )
+    )
+    return _with_marker(line, "count")
+
+
+def length_chart(table: pd.DataFrame) -> alt.LayerChart:
+    """The corpus length in tokens after each step, with the current step's marker."""
+    line = (
+        alt.Chart(table, title="Corpus length after each step")
+        .mark_line(color="#4C78A8")
+        .encode(
+            x=_STEP_AXIS,
+            y=alt.Y(
+                "tokens:Q",
+                title="Tokens in the corpus",
+                scale=alt.Scale(zero=False),
+                axis=alt.Axis(format=",d", tickMinStep=1),
+            ),
+            tooltip=_TOOLTIP,
+        )
+    )
+    return _with_marker(line, "tokens")
+
+
+def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The chart as Vega-Lite, validated once; Streamlit applies its own theme."""
+    spec = chart.to_dict()
+    spec.pop("config", None)  # altair's default 300 x 300 view
+    return spec
+
+
+def marked(spec: dict[str, Any], row: dict[str, Any], field: str) -> dict[str, Any]:
+    """A copy of a chart spec marking one step (no marker when row has no `field`).
+
+    >>> marked({"datasets": {}}, {"step": 3, "count": 7}, "count")["datasets"]
+    {'current_step': [{'step': 3, 'count': 7}]}
+    """
+    rows = [row] if row.get(field) is not None else []
+    return {**spec, "datasets": {**spec.get("datasets", {}), MARKER_DATA: rows}}

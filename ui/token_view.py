@@ -1,0 +1,249 @@
+"""Encoded text for the pages: cached encodes, counts, coloured HTML and id lists.
+
+Every result is keyed on plain values — the run's key, a vocab size and the text — with
+the tokenizer passed alongside as an unhashed `_tokenizer`, so moving a slider or
+ticking a toggle never encodes twice. Long texts are counted in full but drawn only up
+to MAX_RENDERED_TOKENS, which keeps the page fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from explorer import Tokenizer, tokens_to_html
+from explorer.stats import TextStats, byte_length, tokens_at_every_size
+from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
+
+MAX_RENDERED_TOKENS = 10_000  # coloured spans drawn per text; counts cover everything
+EXCERPT_CHARS = 1_500
+COLOR_LABELS = {"id": "Token id", "rank": "Merge rank", "length": "Length in bytes"}
+COLOR_HELP = {
+    "id": "Each token id has its own colour: the same token always looks the same.",
+    "rank": "Early merges are purple, late merges yellow; single bytes are grey.",
+    "length": "Short tokens are purple, long ones yellow (1 to 8+ bytes).",
+}
+SPECIAL_HINT = "special tokens are dark and bold"
+
+
+@dataclass(frozen=True)
+class EncodedText:
+    """A text's token ids, its counts, and the special tokens it contains (read only)."""
+
+    ids: tuple[int, ...]
+    stats: TextStats
+    specials: tuple[str, ...]
+
+
+@st.cache_resource(max_entries=32, ttl="1h", show_spinner=False)
+def encode_cached(_tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str) -> EncodedText:
+    """Encode once per (run, size, text); special tokens in the text become special ids.
+
+    Raises the engine's ValueError subclasses (e.g. a custom pattern that times out).
+    """
+    ids = tuple(_tokenizer.encode(text, allowed_special="all"))
+    specials = _tokenizer.special_by_id
+    found = tuple(sorted({specials[i] for i in ids if i in specials}))
+    return EncodedText(ids, count_stats(text, len(ids)), found)
+
+
+def count_stats(text: str, tokens: int) -> TextStats:
+    """Characters, bytes and tokens, with ratios (0.0 for an empty text).
+
+    >>> count_stats("héllo", 2).bytes_per_token
+    3.0
+    """
+    size = byte_length(text)
+    return TextStats(
+        len(text),
+        size,
+        tokens,
+        size / tokens if tokens else 0.0,
+        len(text) / tokens if tokens else 0.0,
+    )
+
+
+@st.cache_data(max_entries=32, ttl="1h", show_spinner=False)
+def tokens_html_cached(
+    _tokenizer: Tokenizer,
+    run_key: str,
+    vocab_size: int,
+    text: str,
+    *,
+    color_by: str = "id",
+    colorblind: bool = False,
+    show_ids: bool = False,
+    visible_whitespace: bool = False,
+    num_merges: int | None = None,
+    limit: int = MAX_RENDERED_TOKENS,
+) -> str:
+    """The first `limit` tokens of the text as coloured, escaped HTML with hover titles."""
+    encoded = encode_cached(_tokenizer, run_key, vocab_size, text)
+    return tokens_to_html(
+        _tokenizer,
+        encoded.ids[:limit],
+        color_by=color_by,
+        palette="colorblind" if colorblind else "default",
+        show_ids=show_ids,
+        visible_whitespace=visible_whitespace,
+        num_merges=num_merges,
+        titles=True,
+    )
+
+
+@st.cache_resource(max_entries=16, ttl="1h", show_spinner=False)
+def counts_at_every_size_cached(_tokenizer: Tokenizer, run_key: str, text: str) -> tuple[int, ...]:
+    """The text's token count with 0, 1, 2, ... merges, from one encode."""
+    return tuple(tokens_at_every_size(_tokenizer, text))
+
+
+def id_list(ids: Sequence[int], separator: str = " ", limit: int | None = None) -> str:
+    """Ids as text to copy, the first `limit` of them.
+
+    >>> id_list([258, 100, 258], ", ")
+    '258, 100, 258'
+    """
+    return separator.join(str(i) for i in ids[:limit])
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """The start of a text, cut at a line or word break near `limit` characters.
+
+    >>> excerpt("one two three", 9)
+    'one two'
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    for stop in ("\n", " "):
+        cut = head.rfind(stop)
+        if cut > limit // 2:
+            return head[:cut].rstrip()
+    return head
+
+
+def default_sample_excerpt(limit: int = EXCERPT_CHARS, *, avoid: str = "") -> str:
+    """An excerpt of a bundled sample; the first whose title is not `avoid`."""
+    keys = [DEFAULT_SAMPLE, "udhr", *SAMPLES]
+    key = next(k for k in keys if SAMPLES[k].title != avoid)
+    return excerpt(sample_text(key), limit)
+
+
+def corpus_excerpt(kind: str, texts: Sequence[str], limit: int = EXCERPT_CHARS) -> str:
+    """The start of a run's training text; a sample for a loaded .model (it has no corpus)."""
+    if kind == "model" or not texts:
+        return default_sample_excerpt(limit)
+    head: list[str] = []
+    for text in texts:  # only as many documents as the excerpt needs
+        head.append(text[: limit + 1])
+        if sum(map(len, head)) > limit:
+            break
+    return excerpt("\n\n".join(head), limit)
+
+
+TRAINING_OPTION = "training"
+
+
+def load_label(option: str) -> str:
+    """What a "load a text" option is called in its menu."""
+    if option == TRAINING_OPTION:
+        return "This tokenizer's training text"
+    return SAMPLES[option].title
+
+
+def _load_into(text_key: str, menu_key: str, training_text: str, limit: int) -> None:
+    """Put the chosen text in the text area, then reset the menu (a callback)."""
+    option = st.session_state.get(menu_key)
+    if option is None:
+        return
+    loaded = training_text if option == TRAINING_OPTION else sample_text(option)
+    st.session_state[text_key] = excerpt(loaded, limit)
+    st.session_state[menu_key] = None
+
+
+def text_with_menu(
+    prefix: str,
+    label: str,
+    default: str,
+    *,
+    training_text: str | None = None,
+    limit: int = EXCERPT_CHARS,
+    height: int = 180,
+    help: str | None = None,
+) -> str:
+    """A text area (`<prefix>_text`) under a menu (`<prefix>_load`) that fills it.
+
+    The menu offers the training text (when given) and every bundled sample, cut to
+    `limit` characters; the text area keeps its value across pages.
+    """
+    text_key, menu_key = f"{prefix}_text", f"{prefix}_load"
+    preset(text_key, default)
+    options = ([TRAINING_OPTION] if training_text is not None else []) + list(SAMPLES)
+    what = "the training text or a sample" if training_text is not None else "a bundled sample"
+    st.selectbox(
+        "Load a text",
+        options,
+        index=None,
+        format_func=load_label,
+        placeholder=f"Replace the text below with {what}…",
+        key=menu_key,
+        on_change=_load_into,
+        args=(text_key, menu_key, training_text or "", limit),
+    )
+    return st.text_area(label, key=text_key, persist_state="session", height=height, help=help)
+
+
+def show_token_column(
+    tokenizer: Tokenizer,
+    run_key: str,
+    vocab_size: int,
+    text: str,
+    *,
+    color_by: str,
+    num_merges: int,
+    previous: int | None = None,
+    limit: int = 2_000,
+) -> int:
+    """A text's token count (with the change from `previous`) above its coloured tokens.
+
+    For side-by-side columns; returns the count for the next column to compare with.
+    """
+    encoded = encode_cached(tokenizer, run_key, vocab_size, text)
+    tokens = encoded.stats.tokens
+    st.metric(
+        "Tokens",
+        fmt_int(tokens),
+        None if previous is None else f"{tokens - previous:+,} tokens",
+        delta_color="inverse",
+        help=f"{fmt_ratio(encoded.stats.bytes_per_token)} bytes per token",
+    )
+    page = tokens_html_cached(
+        tokenizer, run_key, vocab_size, text, color_by=color_by, num_merges=num_merges, limit=limit
+    )
+    st.html(page)
+    if tokens > limit:
+        st.caption(f"The first {fmt_int(limit)} tokens.")
+    return tokens
+
+
+def preset(key: str, default: object, valid: Callable[[Any], bool] | None = None) -> None:
+    """Give a widget its first value through session state, or reset one `valid` rejects.
+
+    Call it before drawing the widget, then draw it with `key` and no value of its own
+    (and `persist_state="session"`, so it keeps its value across pages).
+    """
+    if key not in st.session_state or (valid is not None and not valid(st.session_state[key])):
+        st.session_state[key] = default
+
+
+def fmt_int(n: int) -> str:
+    """`fmt_int(12345) == '12,345'`."""
+    return f"{n:,}"
+
+
+def fmt_ratio(x: float) -> str:
+    """`fmt_ratio(3.94159) == '3.94'`."""
+    return f"{x:,.2f}"

@@ -1,0 +1,358 @@
+"""The Vocabulary page's data: one table row per token, search, filters, lineage and charts.
+
+Results come from bounded caches keyed on a run's key and the viewed vocab size; the
+helpers that filter and sort them are pure, so a rerun only re-slices a cached table.
+
+    >>> query_id(" 258 "), query_id("the"), code("a`b")
+    (258, None, '`` a`b ``')
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping, Sequence
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from explorer import MergeHistory, Tokenizer, render_token
+from explorer.lineage import descendants, lineage_dot, vocab_entries
+
+MAX_CHOICES = 1000  # tokens offered in the chooser; searching narrows the rest
+MAX_CHIPS = 80  # descendants drawn; the rest are counted
+MAX_POINTS = 4000  # tokens drawn in the length-by-step chart
+FILTERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
+    "All tokens": lambda t: pd.Series(True, index=t.index),
+    "Merged tokens only": lambda t: t["kind"] == "merge",
+    "Intermediate-only": lambda t: t["intermediate"].fillna(False).astype(bool),
+    "Bytes": lambda t: t["kind"] == "byte",
+    "Special tokens": lambda t: t["kind"] == "special",
+}
+# label -> (column, ascending); ties always fall back to the id, ascending
+SORTS: dict[str, tuple[str, bool]] = {
+    "Newest first": ("id", False),
+    "Id": ("id", True),
+    "Length (longest first)": ("length", False),
+    "Count at merge (highest first)": ("count", False),
+    "Uses in the corpus (most first)": ("uses", False),
+    "Descendants (most first)": ("descendants", False),
+}
+INTERMEDIATE_HELP = (
+    "Merged during training but never used in the final encoding of the training corpus: "
+    "later merges absorbed every occurrence."
+)
+COLUMNS = {  # how the table shows each column
+    "id": st.column_config.NumberColumn(
+        "Id", format="%d", help="0–255 are bytes, merge step k makes 256 + k, specials come last"
+    ),
+    "token": st.column_config.TextColumn(
+        "Token",
+        help="The token's bytes as text: · a space, ↵ a newline, → a tab, <0xE2> a byte "
+        "that is not UTF-8 on its own",
+    ),
+    "length": st.column_config.NumberColumn("Bytes", format="plain", help="Length in bytes"),
+    "parents": st.column_config.TextColumn("Parents", help="The two tokens merged to make it"),
+    "step": st.column_config.NumberColumn(
+        "Step", format="%d", help="The merge step that created it (0 is the first merge)"
+    ),
+    "count": st.column_config.NumberColumn(
+        "Count at merge",
+        format="localized",
+        help="How often the pair occurred in the training corpus when it was merged",
+    ),
+    "uses": st.column_config.NumberColumn(
+        "Uses", format="localized", help="How often it appears in the final encoding of the corpus"
+    ),
+    "descendants": st.column_config.NumberColumn(
+        "Descendants", format="localized", help="Tokens built from it, directly or not"
+    ),
+    "intermediate": st.column_config.CheckboxColumn("Intermediate-only", help=INTERMEDIATE_HELP),
+    "kind": st.column_config.TextColumn("Kind", help="byte, merge or special"),
+}
+
+
+def shown_columns(*, known: bool, counts: bool) -> list[str]:
+    """The table's columns, without those whose values are unknown for this run."""
+    columns = ["id", "token", "length", "parents", "step", "count", "uses", "descendants"]
+    columns += ["intermediate", "kind"]
+    hidden = set() if known else {"uses", "intermediate"}
+    if not counts:
+        hidden.add("count")
+    return [column for column in columns if column not in hidden]
+
+
+def render(token: bytes) -> str:
+    """The display text of a token, whitespace made visible: b" the" -> '·the'."""
+    return render_token(token, visible_whitespace=True)
+
+
+def usage_known(history: MergeHistory | None, vocab_size: int) -> bool:
+    """Whether uses in the training corpus are known at this size (only for the full run)."""
+    return (
+        history is not None and vocab_size >= 256 + len(history.steps) and bool(history.token_usage)
+    )
+
+
+@st.cache_data(max_entries=8, ttl="6h", show_spinner="Building the vocabulary table…")
+def vocab_table(
+    _tokenizer: Tokenizer, _history: MergeHistory | None, run_key: str, vocab_size: int
+) -> pd.DataFrame:
+    """Every token of the tokenizer as a row; counts and uses are empty when unknown.
+
+    run_key and vocab_size name the tokenizer (the view of the run at that size).
+    """
+    entries = vocab_entries(_tokenizer, _history)
+    known = usage_known(_history, vocab_size)
+    steps = _history.steps if _history is not None else ()
+    vocab = _tokenizer.vocab
+    rows = [
+        {
+            "id": e.id,
+            "token": render(e.token),
+            "plain": e.token.decode("utf-8", errors="replace"),
+            "length": e.length,
+            "parents": ""
+            if e.left is None
+            else f"'{render(vocab[e.left])}' + '{render(vocab[e.right])}'",
+            "left": e.left,
+            "right": e.right,
+            "step": e.step,
+            "count": e.count,
+            "merged": steps[e.step].merged if e.step is not None and e.count is not None else None,
+            "uses": e.uses if known else None,
+            "descendants": e.descendants,
+            "intermediate": e.intermediate_only if known else None,
+            "kind": "special" if e.is_special else "byte" if e.step is None else "merge",
+        }
+        for e in entries
+    ]
+    table = pd.DataFrame(rows)
+    for column in ("left", "right", "step", "count", "merged", "uses"):
+        table[column] = table[column].astype("Int64")
+    table["intermediate"] = table["intermediate"].astype("boolean")
+    return table
+
+
+def query_id(query: str) -> int | None:
+    """The id a query names when it is a whole number, else None."""
+    text = query.strip()
+    return int(text) if text.isdecimal() and text.isascii() else None
+
+
+def select_rows(table: pd.DataFrame, query: str, filter_name: str, sort_name: str) -> pd.DataFrame:
+    """The rows a user asked for: filtered, matched and sorted, exact matches first.
+
+    A whole number matches that id; any query also matches token text, case-insensitively,
+    in its rendered form ('·the') or its plain decoding (' the').
+    """
+    rows = table[FILTERS[filter_name](table)]
+    exact = pd.Series(False, index=rows.index)
+    if query.strip():
+        wanted = query_id(query)
+        text = rows["token"].str.contains(query, case=False, regex=False) | rows[
+            "plain"
+        ].str.contains(query, case=False, regex=False)
+        exact = (rows["token"] == query) | (rows["plain"] == query) | (rows["id"] == wanted)
+        rows, exact = rows[text | exact], exact[text | exact]
+    column, ascending = SORTS[sort_name]
+    order = rows.assign(_miss=~exact).sort_values(
+        ["_miss", column, "id"], ascending=[True, ascending, True], na_position="last"
+    )
+    return order.drop(columns="_miss")
+
+
+def default_token(rows: pd.DataFrame, query: str) -> int | None:
+    """The token to show first: the top search hit, else the longest merged token.
+
+    Ties go to the latest token; rows without a merged token give their longest.
+    """
+    if rows.empty:
+        return None
+    if query.strip():
+        return int(rows["id"].iloc[0])
+    merged = rows[rows["kind"] == "merge"]
+    longest = (rows if merged.empty else merged).sort_values(
+        ["length", "id"], ascending=[False, False]
+    )
+    return int(longest["id"].iloc[0])
+
+
+def narration(row: pd.Series, labels: Mapping[int, str]) -> str:
+    """One sentence on how a token came to be, as Markdown (token text in code spans).
+
+    labels maps an id to its rendered token, for the parents.
+    """
+    token = code(repr_quoted(row["token"]))
+    if row["kind"] == "byte":
+        return (
+            f"Token {row['id']} is the single byte {token}: every byte-level vocabulary "
+            "starts with all 256 of them."
+        )
+    if row["kind"] == "special":
+        return f"Token {row['id']} {token} is a special token: never merged, only matched whole."
+    left, right = (code(repr_quoted(labels[int(row[side])])) for side in ("left", "right"))
+    sentence = (
+        f"Token {row['id']} {token} was created at step {row['step']:,} from {left} + {right}"
+    )
+    if pd.isna(row["count"]):
+        return sentence + "."
+    sentence += f" (count {row['count']:,})."
+    if not pd.isna(row["merged"]) and row["merged"] != row["count"]:
+        sentence += (
+            f" Only {row['merged']:,} of those could be merged: overlapping pairs share a token."
+        )
+    return sentence
+
+
+def usage_sentence(row: pd.Series) -> str:
+    """How much the token is used in the final encoding of the training corpus."""
+    if pd.isna(row["uses"]):
+        return ""
+    if not pd.isna(row["intermediate"]) and bool(row["intermediate"]):
+        return (
+            "It is **intermediate-only**: it never appears in the final encoding of the "
+            "training corpus, as later merges absorbed every occurrence."
+        )
+    times = "time" if row["uses"] == 1 else "times"
+    return f"It appears **{row['uses']:,}** {times} in the final encoding of the training corpus."
+
+
+def repr_quoted(text: str) -> str:
+    """A rendered token in quotes, as the parents column shows it: 'the'."""
+    return f"'{text}'"
+
+
+def code(text: str) -> str:
+    """Markdown inline code holding any text, backticks included."""
+    longest, run = 0, 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if longest else ""  # CommonMark strips one space each side again
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+@st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
+def descendant_ids(
+    _tokenizer: Tokenizer, run_key: str, vocab_size: int, token_id: int
+) -> list[int]:
+    """The tokens built from a token, directly or not, ascending."""
+    return descendants(_tokenizer, token_id)
+
+
+@st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
+def lineage_graph(_tokenizer: Tokenizer, run_key: str, vocab_size: int, token_id: int) -> str:
+    """Graphviz DOT for a token's lineage, labelled with rendered tokens."""
+    return lineage_dot(_tokenizer, token_id, label=lambda b: render(b))
+
+
+def chips_html(tokenizer: Tokenizer, ids: Sequence[int], limit: int = MAX_CHIPS) -> str:
+    """Tokens as small escaped chips with their ids, the first `limit` of them."""
+    chips = "".join(
+        f'<span class="vchip">{html.escape(render(tokenizer.token_bytes(i)))}<sub>{i}</sub></span>'
+        for i in ids[:limit]
+    )
+    more = len(ids) - limit
+    tail = f'<span class="vmore">… and {more:,} more</span>' if more > 0 else ""
+    return f"<style>{_CHIP_STYLE}</style><div class='vchips'>{chips}{tail}</div>"
+
+
+_CHIP_STYLE = (
+    ".vchips{display:flex;flex-wrap:wrap;gap:4px;line-height:1.6}"
+    ".vchip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre;"
+    "background:#e8f0fe;border:1px solid #c6d4f5;border-radius:4px;padding:0 5px;color:#1a1a1a}"
+    ".vchip sub{font-size:.7em;opacity:.6;margin-left:3px}"
+    ".vmore{color:#5f6368;font-style:italic;padding:0 4px}"
+)
+
+
+def length_histogram(table: pd.DataFrame) -> alt.Chart:
+    """How many merged (and special) tokens have each length in bytes.
+
+    The 256 single bytes are left out: they are in every vocabulary and would dwarf the rest.
+    """
+    learned = table[table["kind"] != "byte"]
+    counts = learned.groupby(["length", "kind"], as_index=False).agg(tokens=("id", "size"))
+    counts["kind"] = counts["kind"].map({"merge": "merged", "special": "special"})
+    title = alt.TitleParams(
+        "How long are the learned tokens?", subtitle="The 256 single bytes are left out"
+    )
+    return (
+        alt.Chart(counts, title=title)
+        .mark_bar()
+        .encode(
+            x=alt.X("length:O", title="Token length (bytes)", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("tokens:Q", title="Tokens", stack=True, axis=alt.Axis(tickMinStep=1)),
+            color=alt.Color(
+                "kind:N",
+                title="Kind",
+                scale=alt.Scale(domain=["merged", "special"], range=["#4e79a7", "#e15759"]),
+            ),
+            tooltip=[
+                alt.Tooltip("length:O", title="Length (bytes)"),
+                alt.Tooltip("kind:N", title="Kind"),
+                alt.Tooltip("tokens:Q", title="Tokens", format=","),
+            ],
+        )
+    )
+
+
+def length_by_step(table: pd.DataFrame, points: int = MAX_POINTS, bins: int = 60) -> alt.Chart:
+    """Each merged token's length against its creation step, with the mean length drawn over.
+
+    Above `points` merges only the longest token of each of `points` groups is drawn.
+    """
+    merged = table[table["kind"] == "merge"]
+    dots = merged
+    if len(merged) > points:
+        group = merged["step"] * points // len(merged)
+        dots = merged.loc[merged.groupby(group)["length"].idxmax()]
+    width = max(1, -(-len(merged) // bins))
+    mean = merged.groupby(merged["step"] // width * width, as_index=False).agg(
+        step=("step", "min"), last=("step", "max"), mean=("length", "mean")
+    )
+    mean["steps"] = [
+        f"{a:,}–{b:,}" if a != b else f"{a:,}" for a, b in zip(mean.step, mean["last"])
+    ]
+    jitter = 0.6 if len(dots) > 100 else 0
+    x = alt.X("step:Q", title="Creation step", axis=alt.Axis(format=",d", tickMinStep=1))
+    scatter = (
+        alt.Chart(dots[["id", "token", "step", "length"]])
+        # a little vertical jitter when there are many, so a length is a band, not a line
+        .transform_calculate(shown=f"datum.length + (random() - 0.5) * {jitter}")
+        .mark_circle(size=24 if len(dots) > 100 else 70, opacity=0.45, color="#4e79a7")
+        .encode(
+            x=x,
+            y=alt.Y("shown:Q", title="Token length (bytes)", axis=alt.Axis(tickMinStep=1)),
+            tooltip=[
+                alt.Tooltip("token:N", title="Token"),
+                alt.Tooltip("id:Q", title="Id", format="d"),
+                alt.Tooltip("step:Q", title="Step", format=",d"),
+                alt.Tooltip("length:Q", title="Bytes"),
+            ],
+        )
+    )
+    line = (
+        alt.Chart(mean)
+        .mark_line(color="#f28e2b", strokeWidth=2.5, opacity=0.9)
+        .encode(
+            x=x,
+            y="mean:Q",
+            tooltip=[
+                alt.Tooltip("steps:N", title="Steps"),
+                alt.Tooltip("mean:Q", title="Mean length (bytes)", format=".1f"),
+            ],
+        )
+    )
+    title = alt.TitleParams(
+        "Later merges make longer tokens",
+        subtitle=(
+            "Each dot is a token"
+            if len(dots) == len(merged)
+            else "The longest token of each stretch of steps"
+        )
+        + "; the orange line is the mean length",
+    )
+    return alt.layer(scatter, line, title=title)
