@@ -16,7 +16,7 @@ from ui.runs import (
     VIEW_KEY,
     VIEW_OWNER_KEY,
     Run,
-    current_run,
+    current_run_or_error,
     init_session,
     run_specs,
     trained_vocab_size,
@@ -32,10 +32,8 @@ def sidebar() -> None:
     names = [spec.name for spec in run_specs()]
     with st.sidebar:
         st.selectbox("Tokenizer", names, key=CURRENT_KEY, help="Tokenizers trained in this session")
-        try:
-            run = current_run()
-        except ValueError as exc:
-            st.error(f"This tokenizer could not be rebuilt: {exc}")
+        run = current_run_or_error()
+        if run is None:
             return
         full = trained_vocab_size(run)
         if st.session_state.get(VIEW_OWNER_KEY) != run.spec.name:
@@ -66,15 +64,19 @@ def run_summary(run: Run) -> str:
 
 
 def main() -> None:
-    st.set_page_config(page_title="BPE Merge Explorer", page_icon="🧩", layout="wide")
+    st.set_page_config(
+        page_title="BPE Merge Explorer", page_icon=":material/join_inner:", layout="wide"
+    )
     init_session()
     page = st.navigation(
         [
-            st.Page(PAGES / "train.py", title="Train", icon="🏋️", default=True),
-            st.Page(PAGES / "animate.py", title="Animate merges", icon="🎬"),
-            st.Page(PAGES / "tokens.py", title="Tokens", icon="🎨"),
-            st.Page(PAGES / "vocabulary.py", title="Vocabulary", icon="📖"),
-            st.Page(PAGES / "compare.py", title="Compare", icon="📈"),
+            st.Page(
+                PAGES / "train.py", title="Train", icon=":material/model_training:", default=True
+            ),
+            st.Page(PAGES / "animate.py", title="Animate merges", icon=":material/animation:"),
+            st.Page(PAGES / "tokens.py", title="Tokens", icon=":material/palette:"),
+            st.Page(PAGES / "vocabulary.py", title="Vocabulary", icon=":material/menu_book:"),
+            st.Page(PAGES / "compare.py", title="Compare", icon=":material/query_stats:"),
         ]
     )
     sidebar()

@@ -13,7 +13,14 @@ import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, tokens_to_html
 from ui import animation as anim
-from ui.runs import Run, current_run, texts_of, tokenizer_at, view_tokenizer, view_vocab_size
+from ui.runs import (
+    Run,
+    current_run_or_error,
+    texts_of,
+    tokenizer_at,
+    view_tokenizer,
+    view_vocab_size,
+)
 from ui.samples import DEFAULT_SAMPLE, sample_text
 
 PASSAGE_KEY = "animate_passage"
@@ -243,10 +250,8 @@ def page() -> None:
         "Training repeats one move: find the most frequent pair of neighbouring tokens and "
         "fuse it into a new token. Step through the merges or press Play (keys: ← → P)."
     )
-    try:
-        run = current_run()
-    except ValueError as exc:
-        st.error(f"This tokenizer could not be rebuilt: {exc}. Choose another in the sidebar.")
+    run = current_run_or_error()
+    if run is None:
         return
     passage = passage_input(run)
     if run.history is None:

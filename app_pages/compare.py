@@ -18,7 +18,7 @@ from ui.compare_charts import (
 )
 from ui.runs import (
     Run,
-    current_run,
+    current_run_or_error,
     load_run,
     run_specs,
     texts_of,
@@ -192,10 +192,8 @@ def tokenizers_section(run: Run, passage: str, color_by: str) -> None:
 
 def main() -> None:
     st.title("Compare")
-    try:
-        run = current_run()
-    except ValueError as exc:
-        st.error(f"This tokenizer could not be rebuilt: {exc}. Choose another in the sidebar.")
+    run = current_run_or_error()
+    if run is None:
         return
     size = view_vocab_size(run)
     st.caption(

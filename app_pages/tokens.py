@@ -7,7 +7,7 @@ import streamlit as st
 from explorer.stats import TextStats
 from ui.runs import (
     Run,
-    current_run,
+    current_run_or_error,
     texts_of,
     trained_vocab_size,
     view_tokenizer,
@@ -122,12 +122,10 @@ def show_ids(ids: tuple[int, ...]) -> None:
 
 def main() -> None:
     st.title("Tokens")
-    try:
-        run = current_run()
-        tokenizer = view_tokenizer(run)
-    except ValueError as exc:
-        st.error(f"This tokenizer could not be rebuilt: {exc}. Choose another in the sidebar.")
+    run = current_run_or_error()
+    if run is None:
         return
+    tokenizer = view_tokenizer(run)
     size, full = view_vocab_size(run), trained_vocab_size(run)
     st.caption(
         f"Encoding with **{run.spec.name}** at vocab size **{fmt_int(size)}** of "

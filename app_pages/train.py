@@ -17,9 +17,10 @@ from ui.runs import (
     Run,
     RunSpec,
     add_run,
-    current_run,
+    current_run_or_error,
+    current_spec,
     texts_of,
-    train_cached,
+    train_spec,
     view_tokenizer,
     view_vocab_size,
 )
@@ -238,15 +239,7 @@ def train_and_add(spec: RunSpec, texts: tuple[str, ...]) -> None:
     bar = st.progress(0.0, text="Counting chunks…")
     report = ts.progress_reporter(lambda fraction, text: bar.progress(fraction, text=text))
     try:
-        train_cached(
-            texts,
-            spec.vocab_size,
-            spec.pattern,
-            spec.special_tokens,
-            spec.min_count,
-            spec.kind,
-            _progress=report,
-        )
+        train_spec(spec, texts, report)
     except ValueError as exc:  # the engine's errors say what to change
         bar.empty()
         st.error(f"Training stopped: {exc}")
@@ -539,15 +532,12 @@ def main() -> None:
         "pair of neighbouring tokens into a new token. Pick a text and a vocab size, train, "
         "and read every merge below."
     )
-    try:
-        run = current_run()
-    except ValueError as exc:
-        st.error(f"The current tokenizer cannot be rebuilt: {exc}")
-        return
-    init_form(run.spec)
-    train_form()
-    results(run)
-    sync_url(run.spec)
+    run = current_run_or_error()
+    init_form(run.spec if run is not None else current_spec())
+    train_form()  # shown even when the current run is broken, so another can be trained
+    if run is not None:
+        results(run)
+        sync_url(run.spec)
 
 
 main()

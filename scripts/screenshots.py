@@ -26,7 +26,14 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
     "--disable-background-networking",
 ]
-PAGES = ["train", "animate", "tokens", "vocabulary", "compare"]
+# (file name, URL path): the default page, Train, lives at the root URL
+PAGES = [
+    ("train", ""),
+    ("animate", "animate"),
+    ("tokens", "tokens"),
+    ("vocabulary", "vocabulary"),
+    ("compare", "compare"),
+]
 
 
 def free_port() -> int:
@@ -70,7 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--width", type=int, default=1400)
-    parser.add_argument("--height", type=int, default=1000)
+    parser.add_argument("--height", type=int, default=1300)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     port = free_port()
@@ -79,8 +86,8 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": args.width, "height": args.height})
-            for name in PAGES:
-                page.goto(f"http://127.0.0.1:{port}/{name}")
+            for name, url_path in PAGES:
+                page.goto(f"http://127.0.0.1:{port}/{url_path}")
                 wait_until_idle(page)
                 path = args.out / f"{name}.png"
                 page.screenshot(path=str(path), full_page=True)

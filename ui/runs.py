@@ -194,12 +194,11 @@ def texts_of(spec: RunSpec) -> tuple[str, ...]:
     return st.session_state[TEXTS_KEY].get(spec.text_key, ())
 
 
-def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
-    """The results of a run, training (once, cached) when needed."""
-    texts = texts_of(spec)
-    if spec.kind == "model":
-        return Run(spec, model_cached(texts[0]), None)
-    result = train_cached(
+def train_spec(
+    spec: RunSpec, texts: tuple[str, ...], progress: ProgressCallback | None = None
+) -> TrainingResult:
+    """Train what a spec describes on `texts` (once: the result is cached)."""
+    return train_cached(
         texts,
         spec.vocab_size,
         spec.pattern,
@@ -208,11 +207,28 @@ def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
         spec.kind,
         _progress=progress,
     )
+
+
+def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
+    """The results of a run, training (once, cached) when needed."""
+    texts = texts_of(spec)
+    if spec.kind == "model":
+        return Run(spec, model_cached(texts[0]), None)
+    result = train_spec(spec, texts, progress)
     return Run(spec, result.tokenizer, result.history)
 
 
 def current_run() -> Run:
     return load_run(current_spec())
+
+
+def current_run_or_error() -> Run | None:
+    """The current run, or None after telling the user why it could not be rebuilt."""
+    try:
+        return current_run()
+    except ValueError as exc:
+        st.error(f"This tokenizer could not be rebuilt: {exc}. Choose another in the sidebar.")
+        return None
 
 
 def trained_vocab_size(run: Run) -> int:
