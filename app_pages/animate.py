@@ -263,8 +263,14 @@ def page() -> None:
         show_static(run, passage)
         return
     history = run.history
-    anim.clamp_step(st.session_state, len(history.steps))
-    controls(len(history.steps))
+    last = view_vocab_size(run) - 256  # the sidebar's view size bounds the steps too
+    if last < len(history.steps):
+        st.caption(
+            f"Showing the first {last:,} of {len(history.steps):,} merges, as the sidebar's "
+            "view size asks."
+        )
+    anim.clamp_step(st.session_state, last)
+    controls(last)
     interval = anim.wanted_timer(st.session_state)
     st.fragment(stage, run_every=interval)(run, history, passage, interval)
     st.fragment(charts, run_every=anim.chart_timer(interval))(run, history)

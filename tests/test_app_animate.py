@@ -182,3 +182,10 @@ def test_an_empty_passage_says_what_to_do() -> None:
     app.text_area(key="animate_passage").input("").run()
     assert any("The passage is empty" in text for text in texts_of(app.info))
     assert narration(app).startswith("Step 1:")  # the step is still explained
+
+
+def test_the_sidebar_view_size_bounds_the_steps() -> None:
+    app = open_app(page="animate")
+    app.sidebar.slider(key="sidebar_view_size").set_value(300).run()
+    assert app.slider(key="animate_step").max == 44
+    assert any("first 44 of 1,744 merges" in text for text in texts_of(app.caption))
