@@ -8,6 +8,7 @@ word-frequency table. Counts keep first-appearance order, which the tie rule nee
 from __future__ import annotations
 
 import codecs
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -146,7 +147,7 @@ class _ChunkCounter:
         self.specials = list(special_tokens)
         self.splitter = special_splitter(self.specials)
         self.special_margin = max((len(s) for s in self.specials), default=1) - 1
-        self.counts: dict[str, int] = {}
+        self.counts: Counter[str] = Counter()
         self.carry = ""  # uncounted text; starts where a match of the full text starts
         self.context = ""  # counted text just before the carry, in the same segment
 
@@ -261,12 +262,11 @@ class _ChunkCounter:
         return match_timeout(self.pattern, len(text))
 
     def _add(self, chunks: Iterable[str]) -> None:
-        counts = self.counts
-        for chunk in chunks:
-            if chunk:
-                counts[chunk] = counts.get(chunk, 0) + 1
+        self.counts.update(chunks)  # Counter keeps first-appearance order, as ties need
 
     def result(self) -> dict[bytes, int]:
         if self.carry or self.context:
             self.add_block("", final=True)
-        return {chunk.encode("utf-8", "surrogatepass"): n for chunk, n in self.counts.items()}
+        return {
+            chunk.encode("utf-8", "surrogatepass"): n for chunk, n in self.counts.items() if chunk
+        }

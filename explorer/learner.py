@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import heapq
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -78,17 +79,14 @@ class _Corpus:
                 where[key] = [i]
                 self.first[key] = i
 
-    def is_at(self, key: int, i: int) -> bool:
-        """Whether pair `key` currently occurs with its left token at position i."""
-        ids = self.ids
-        return ids[i] == key // PAIR_BASE and ids[self.nxt[i]] == key % PAIR_BASE
-
     def first_position(self, key: int) -> int:
         """The pair's first live position; prunes stale positions when the hint is stale."""
         hint = self.first[key]
-        if self.is_at(key, hint):
+        a, b = divmod(key, PAIR_BASE)
+        ids, nxt = self.ids, self.nxt
+        if ids[hint] == a and ids[nxt[hint]] == b:
             return hint  # the hint is a lower bound and is live, so it is the first
-        live = [i for i in self.where[key] if self.is_at(key, i)]
+        live = [i for i in self.where[key] if ids[i] == a and ids[nxt[i]] == b]
         self.where[key] = live
         self.first[key] = min(live)
         return self.first[key]
@@ -96,16 +94,18 @@ class _Corpus:
     def merge(self, key: int, new_id: int) -> tuple[int, dict[int, int], dict[int, list[int]]]:
         """Replace every occurrence of pair `key`, left to right; return what changed.
 
-        Returns (weighted occurrences merged, count delta per touched pair, new
-        positions per pair that gained occurrences).
+        Returns (weighted occurrences merged, count lost per pair, positions per new pair).
+        A new pair's gain is the weight of its positions (a chunk's positions share one
+        weight), so the hot loop touches one dict per side instead of two.
         """
         a, b = divmod(key, PAIR_BASE)
         positions = self.where.pop(key)
         if a == b:
             positions.sort()  # subtle: "aaa" must become [aa, a], so go left to right
         ids, nxt, prv, weight = self.ids, self.nxt, self.prv, self.weight
-        delta: dict[int, int] = {}
-        gained: dict[int, list[int]] = {}
+        lost: defaultdict[int, int] = defaultdict(int)
+        gained: defaultdict[int, list[int]] = defaultdict(list)
+        to_right = (new_id - b) * PAIR_BASE  # (b, y) + to_right == (new_id, y)
         merged = 0
         for i in positions:
             if ids[i] != a:
@@ -117,27 +117,25 @@ class _Corpus:
             p = prv[i]
             x = ids[p]
             if x >= 0:
-                old, new = x * PAIR_BASE + a, x * PAIR_BASE + new_id
-                delta[old] = delta.get(old, 0) - w
-                delta[new] = delta.get(new, 0) + w
-                gained.setdefault(new, []).append(p)
+                old = x * PAIR_BASE + a
+                lost[old] += w
+                gained[old - a + new_id].append(p)  # (x, new_id)
             n = nxt[j]
             y = ids[n]
             if y >= 0:
-                old, new = b * PAIR_BASE + y, new_id * PAIR_BASE + y
-                delta[old] = delta.get(old, 0) - w
-                delta[new] = delta.get(new, 0) + w
-                gained.setdefault(new, []).append(i)
+                old = b * PAIR_BASE + y
+                lost[old] += w
+                gained[old + to_right].append(i)
             ids[i] = new_id
             ids[j] = _DEAD
             nxt[i] = n
             prv[n] = i
             merged += w
-        delta.pop(key, None)  # only for a == b: the merged pair's own neighbours
+        lost.pop(key, None)  # only for a == b: the merged pair's own neighbours
         self.count.pop(key, None)
         self.first.pop(key, None)
         self.length -= merged
-        return merged, delta, gained
+        return merged, lost, gained
 
     def usage(self) -> dict[int, int]:
         """How often each token id occurs in the corpus as it stands."""
@@ -182,6 +180,8 @@ class _PairQueue:
 
     def peek_ties(self, key: int, count: int) -> list[int]:
         """Up to five other pairs with the same count, in tie order; the queue is unchanged."""
+        if not self.heap or -self.heap[0][0] != count:
+            return []  # every entry left has a lower count: no tie is possible
         found: list[int] = []
         while len(found) < MAX_TIES_RECORDED:
             best = self.pop_best()
@@ -240,8 +240,8 @@ def _learn(
             break
         ties = queue.peek_ties(key, count)
         new_id = 256 + rank
-        merged, delta, gained = corpus.merge(key, new_id)
-        _apply(corpus, queue, delta, gained)
+        merged, lost, gained = corpus.merge(key, new_id)
+        _apply(corpus, queue, lost, gained)
         left, right = divmod(key, PAIR_BASE)
         vocab[new_id] = vocab[left] + vocab[right]
         steps.append(
@@ -263,26 +263,22 @@ def _learn(
 
 
 def _apply(
-    corpus: _Corpus, queue: _PairQueue, delta: dict[int, int], gained: dict[int, list[int]]
+    corpus: _Corpus, queue: _PairQueue, lost: dict[int, int], gained: dict[int, list[int]]
 ) -> None:
     """Fold one merge's count changes into the corpus and the queue, once per pair."""
-    count, where, first = corpus.count, corpus.where, corpus.first
-    for key, change in delta.items():
-        if change == 0 and key not in count:
-            continue  # a new pair formed and destroyed within the same merge
-        total = count.get(key, 0) + change
-        if total <= 0:
-            count.pop(key, None)
-            where.pop(key, None)
-            first.pop(key, None)
-            continue
-        count[key] = total
-        if key in gained:
-            positions = gained[key]
-            if key in where:
-                where[key].extend(positions)
-                first[key] = min(first[key], min(positions))
-            else:
-                where[key] = positions
-                first[key] = min(positions)
-        queue.push(key)
+    count, where, first, weight = corpus.count, corpus.where, corpus.first, corpus.weight
+    for key, positions in gained.items():
+        # a new pair: its weight, less what later occurrences of the same merge took back
+        total = sum(weight[i] for i in positions) - lost.pop(key, 0)
+        if total > 0:
+            count[key] = total
+            where[key] = positions
+            first[key] = min(positions)
+            queue.push(key)
+    for key, change in lost.items():
+        total = count[key] - change
+        if total > 0:
+            count[key] = total
+            queue.push(key)
+        else:
+            del count[key], where[key], first[key]
