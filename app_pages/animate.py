@@ -258,12 +258,12 @@ def page() -> None:
         st.info(NO_HISTORY)
         show_static(run, passage)
         return
-    if not run.history.steps:
-        st.info("This run made no merges, so there is nothing to animate: train a larger vocab.")
-        show_static(run, passage)
-        return
     history = run.history
     last = view_vocab_size(run) - 256  # the sidebar's view size bounds the steps too
+    if not last:  # a slider from 0 to 0 cannot be drawn
+        st.info(anim.no_steps_message(history))
+        show_static(run, passage)
+        return
     if last < len(history.steps):
         st.caption(
             f"Showing the first {last:,} of {len(history.steps):,} merges, as the sidebar's "

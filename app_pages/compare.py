@@ -115,6 +115,12 @@ def passage_input(run: Run) -> str:
 def sizes_section(run: Run, passage: str, color_by: str) -> None:
     """The passage at two to four vocab sizes of the sidebar's tokenizer."""
     full = trained_vocab_size(run)
+    if full == 256:  # one size only: nothing to set side by side
+        st.info(
+            "This tokenizer made no merges, so 256 (bytes only) is its one vocab size. "
+            "Train it with a larger vocab or on a longer text to compare sizes."
+        )
+        return
     options = size_options(full)
     preset("compare_sizes", default_sizes(full), lambda chosen: set(chosen) <= set(options))
     chosen = st.multiselect(

@@ -298,11 +298,13 @@ def load_model() -> None:
 
 def load_model_form() -> None:
     with st.expander(
-        "Load a saved tokenizer (.model)", expanded=MODEL_ERROR_KEY in st.session_state
+        "Load a saved tokenizer (.model or merges JSON)",
+        expanded=MODEL_ERROR_KEY in st.session_state,
     ):
         st.file_uploader(
-            "A minbpe .model file, such as one downloaded below",
-            type=["model"],
+            "A minbpe .model file, such as one downloaded below, or a merges JSON "
+            '({"(97,97)": 256, ...}; it has no pattern, so none is used)',
+            type=["model", "json"],
             key="train_model_upload",
             on_change=load_model,
         )

@@ -83,7 +83,8 @@ def parse_word_counts(text: str) -> dict[str, int]:
         if not line.strip():
             continue
         word, _, count = line.rstrip("\r\n").rpartition(" ")
-        if not word or not count.strip().isdigit():
+        count = count.strip()
+        if not word or not (count.isascii() and count.isdigit()):  # not "²" or "١٢"
             raise CorpusError(
                 f"line {number} of the word-frequency table is {line!r}; "
                 "expected a word, a space and a whole number, e.g. 'hug 10'"

@@ -21,3 +21,9 @@ def test_the_url_chooses_the_sample() -> None:
 def test_a_bad_url_falls_back_to_the_default() -> None:
     app = open_app(query={"sample": "<script>", "vocab": "lots"})
     assert app.sidebar.selectbox(key="sidebar_run").value.startswith("Shakespeare")
+
+
+def test_a_link_with_a_broken_pattern_opens_on_the_samples_own() -> None:
+    app = open_app(query={"sample": "aaabdaaabac", "vocab": "259", "pattern": "("})
+    assert app.sidebar.selectbox(key="sidebar_run").value == "aaabdaaabac · none · 259"
+    assert not app.error

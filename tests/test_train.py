@@ -153,3 +153,9 @@ def test_tokenizer_rejects_merges_of_unknown_ids() -> None:
 
     with pytest.raises(TokenizerError, match="merge 0"):
         Tokenizer([(300, 97)])
+
+
+def test_word_counts_take_ascii_digits_only() -> None:
+    for bad in ("hug ²", "hug ١٢"):
+        with pytest.raises(CorpusError, match="line 1"):
+            train_word_counts(bad, 300)

@@ -22,7 +22,7 @@ import pandas as pd
 
 from explorer import Encoding, MergeHistory, Tokenizer, render_token
 from explorer.corpus import parse_word_counts
-from explorer.history import MergeStep
+from explorer.history import MergeStep, StopReason
 
 STEP_KEY = "animate_step"  # the step slider (bound to the URL)
 PLAY_KEY = "animate_playing"  # the play flag: an input, not a widget
@@ -183,6 +183,33 @@ def narration(history: MergeHistory, step: int, tokenizer: Tokenizer) -> str:
         reason = history.stop_reason.describe()
         sentences.append(f"This is the last merge: training stopped because {reason}.")
     return " ".join(sentences)
+
+
+def no_steps_message(history: MergeHistory) -> str:
+    """Why there is no step to show: the run made no merges, or the sidebar views none.
+
+    >>> from explorer import train
+    >>> print(no_steps_message(train("abc", 300, pattern=".").history))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    This run made no merges (training stopped because no pair of adjacent tokens was left
+    to merge), so there is nothing to animate. Train it on a longer text, or with another
+    pre-tokenizer.
+    """
+    if history.steps:
+        return (
+            "The sidebar's view size is 256, the bytes alone, so no merge is shown: "
+            "slide View at vocab size up to animate the merges."
+        )
+    reason = history.stop_reason.describe()
+    advice = (
+        "Train a larger vocab."
+        if history.stop_reason is StopReason.VOCAB_SIZE_REACHED
+        else "Train it on a longer text, or with another pre-tokenizer."
+    )
+    return (
+        f"This run made no merges (training stopped because {reason}), so there is "
+        f"nothing to animate. {advice}"
+    )
 
 
 def tie_sentence(merge: MergeStep, tokenizer: Tokenizer) -> str:

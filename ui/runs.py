@@ -14,7 +14,7 @@ import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, TrainingResult, parse_model, train, train_word_counts
 from explorer.learner import ProgressCallback
-from explorer.pretokenize import preset_name
+from explorer.pretokenize import PatternError, compile_pattern, preset_name, resolve_pattern
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 MAX_RUNS = 4  # trained tokenizers a session keeps at once; the oldest goes first
@@ -132,6 +132,10 @@ def default_spec() -> tuple[RunSpec, tuple[str, ...]]:
     sample = SAMPLES.get(params.get("sample", DEFAULT_SAMPLE), SAMPLES[DEFAULT_SAMPLE])
     vocab_size = _int_param("vocab", sample.vocab_size, 256, MAX_APP_VOCAB_SIZE)
     pattern = params.get("pattern", sample.pattern)
+    try:
+        compile_pattern(resolve_pattern(pattern))
+    except PatternError:
+        pattern = sample.pattern  # a link with a broken pattern opens on the sample's own
     texts = (sample_text(sample.key),)
     kind = "word_counts" if sample.word_counts else "text"
     source = sample.title.split(" (")[0]
@@ -227,7 +231,8 @@ def current_run_or_error() -> Run | None:
     try:
         return current_run()
     except ValueError as exc:
-        st.error(f"This tokenizer could not be rebuilt: {exc}. Choose another in the sidebar.")
+        advice = "Choose another in the sidebar, or train one on the Train page."
+        st.error(f"This tokenizer could not be rebuilt: {str(exc).rstrip('.')}. {advice}")
         return None
 
 

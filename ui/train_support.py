@@ -21,7 +21,7 @@ import regex
 
 from explorer import FormatError, MergeHistory, Tokenizer, parse_model
 from explorer.corpus import CorpusError, parse_word_counts
-from explorer.formats import decode_utf8
+from explorer.formats import decode_utf8, model_text, parse_merges_json
 from explorer.pretokenize import PRESETS, compile_pattern, preset_name, resolve_pattern
 from explorer.render import render_token, token_colors
 from ui.runs import MAX_APP_VOCAB_SIZE, RunSpec, run_name, text_key
@@ -37,6 +37,9 @@ PATTERN_LABELS = {
     "words": "words: words and spaces apart",
     CUSTOM: "custom regex…",
 }
+# a word table's text in bytes bounds every count the pages show (pair counts, lengths,
+# uses), and tables and charts hold those as 64-bit integers
+MAX_WORD_TABLE_BYTES = 10**18
 LOG_COLUMNS = ["rank", "id", "left", "right", "token", "count", "merged", "length_after", "ties"]
 
 
@@ -138,9 +141,16 @@ def word_count_corpus(table: str) -> Corpus:
     if not table.strip():
         raise MissingInput("Type one `word count` a line, such as `hug 10`.")
     try:
-        parse_word_counts(table)
+        words = parse_word_counts(table)
     except CorpusError as exc:
         raise InputError(f"The word list cannot be read: {exc}.") from None
+    size = sum(count * len(word.encode("utf-8", "surrogatepass")) for word, count in words.items())
+    if size > MAX_WORD_TABLE_BYTES:
+        raise InputError(
+            f"The word list stands for {size:,} bytes of text, more than the app can count "
+            f"({MAX_WORD_TABLE_BYTES:,}). Make the counts smaller, for example by dividing "
+            "them all by the same number."
+        )
     return Corpus("Word counts", "Word counts", (table,), "word_counts")
 
 
@@ -169,12 +179,19 @@ def training_spec(
 
 
 def model_upload(name: str, data: bytes) -> tuple[RunSpec, str]:
-    """A run for an uploaded .model file, and its text (the run's one "document").
+    """A run for an uploaded .model file or merges JSON, and the run's one "document".
 
-    A malformed file raises FormatError naming the line at fault.
+    The document is .model text either way. A merges JSON (`{"(97,97)": 256, ...}`, as
+    explorer.formats.merges_json writes it) holds no pattern, so it loads with none. A
+    malformed file raises FormatError naming the line or key at fault; an empty or
+    non-UTF-8 one, InputError.
     """
-    text = decode_utf8(data, name)
-    tokenizer = parse_model(text, source=name)
+    text = decode_upload(name, data)
+    if name.casefold().endswith(".json"):
+        tokenizer = merges_upload(name, text)
+        text = model_text(tokenizer)  # the run keeps .model text, as for a .model file
+    else:
+        tokenizer = parse_model(text, source=name)
     pattern = preset_name(tokenizer.pattern) or tokenizer.pattern
     stem = name.rsplit(".", 1)[0] or name
     spec = RunSpec(
@@ -187,6 +204,14 @@ def model_upload(name: str, data: bytes) -> tuple[RunSpec, str]:
         kind="model",
     )
     return spec, text
+
+
+def merges_upload(name: str, text: str) -> Tokenizer:
+    """A merges JSON's tokenizer; its errors name the file."""
+    try:
+        return parse_merges_json(text)
+    except FormatError as exc:
+        raise FormatError(f"{name}: {exc}") from None
 
 
 def sample_of(spec: RunSpec) -> Sample | None:
@@ -339,14 +364,17 @@ def filter_log(frame: pd.DataFrame, query: str) -> pd.DataFrame:
     ...                     "token": ["aa", "aab"], "text": ["aa", "aab"]})
     >>> list(filter_log(log, "256")["id"]), list(filter_log(log, "AB")["id"])
     ([256, 257], [257])
+    >>> list(filter_log(log, "²")["id"])
+    []
     """
     if not query:
         return frame
     needle = query.casefold()
     found = frame["text"].str.casefold().str.contains(needle, regex=False)
     found |= frame["token"].str.casefold().str.contains(needle, regex=False)
-    if query.strip().isdigit():
-        number = int(query.strip())
+    number_text = query.strip()
+    if number_text.isascii() and number_text.isdigit():  # not "²", which int() refuses
+        number = int(number_text)
         found |= (frame["id"] == number) | (frame["left_id"] == number)
         found |= frame["right_id"] == number
     return frame[found]
