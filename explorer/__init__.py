@@ -7,6 +7,7 @@ Plain Python plus `regex`; it never imports streamlit, pandas or altair.
     [258, 100, 258, 97, 99]
 """
 
+from explorer.bundled import BUNDLED_NAMES, BundledError, load_bundled
 from explorer.corpus import CorpusError
 from explorer.formats import FormatError, load_model, parse_model, save_model
 from explorer.history import MergeHistory, MergeStep, StopReason
@@ -17,7 +18,9 @@ from explorer.tokenizer import Encoding, SpecialTokenError, Tokenizer, Tokenizer
 from explorer.train import TrainingError, TrainingResult, train, train_files, train_word_counts
 
 __all__ = [
+    "BUNDLED_NAMES",
     "PRESETS",
+    "BundledError",
     "CorpusError",
     "Encoding",
     "FormatError",
@@ -30,6 +33,7 @@ __all__ = [
     "TokenizerError",
     "TrainingError",
     "TrainingResult",
+    "load_bundled",
     "load_history",
     "load_model",
     "parse_history_json",

@@ -4,6 +4,7 @@
     python -m explorer encode tok.model notes.txt > ids.txt
     python -m explorer decode tok.model < ids.txt
     python -m explorer info tok.model
+    python -m explorer encode gpt2 notes.txt     # a bundled vocabulary: gpt2, cl100k_base, ...
 
 A mistake in the input is one line on stderr starting with "error: " and exit status 1.
 """
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from explorer.bundled import ALIASES, BUNDLED_NAMES, BundledError, bundled_name, load_bundled
 from explorer.corpus import CorpusError, parse_word_counts
 from explorer.formats import (
     FormatError,
@@ -39,7 +41,19 @@ class CliError(ValueError):
     """A command-line mistake, with what to type instead."""
 
 
-USER_ERRORS = (CliError, CorpusError, FormatError, PatternError, TokenizerError, TrainingError)
+USER_ERRORS = (
+    BundledError,
+    CliError,
+    CorpusError,
+    FormatError,
+    PatternError,
+    TokenizerError,
+    TrainingError,
+)
+MODEL_HELP = (
+    f"a .model file, or a bundled vocabulary: {', '.join([*BUNDLED_NAMES, *ALIASES])} "
+    "(write ./gpt2 for a file of that name)"
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_train(commands.add_parser("train", help="learn merges from text files"))
     encode = commands.add_parser("encode", help="print the ids of a text (stdin by default)")
-    encode.add_argument("model", metavar="MODEL")
+    encode.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     encode.add_argument("file", nargs="?", metavar="FILE")
     encode.add_argument(
         "--allowed-special",
@@ -89,11 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     encode.set_defaults(run=run_encode)
     decode = commands.add_parser("decode", help="write the bytes of ids (stdin by default)")
-    decode.add_argument("model", metavar="MODEL")
+    decode.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     decode.add_argument("file", nargs="?", metavar="FILE")
     decode.set_defaults(run=run_decode)
     info = commands.add_parser("info", help="describe a model")
-    info.add_argument("model", metavar="MODEL")
+    info.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     info.set_defaults(run=run_info)
     return parser
 
@@ -180,8 +194,20 @@ def _summary(result: TrainingResult, paths: list[Path]) -> str:
     )
 
 
+def load_tokenizer(model: str) -> Tokenizer:
+    """MODEL on the command line: a bundled vocabulary's name, else a .model file's path."""
+    if bundled_name(model) is not None:
+        return load_bundled(model)
+    if not Path(model).exists():
+        raise CliError(
+            f"cannot open {model}: no such file, and not a bundled vocabulary "
+            f"({', '.join([*BUNDLED_NAMES, *ALIASES])})"
+        )
+    return load_model(model)
+
+
 def run_encode(args: argparse.Namespace) -> None:
-    tokenizer = load_model(args.model)
+    tokenizer = load_tokenizer(args.model)
     text = decode_utf8(*_read_input(args.file))
     allowed = _allowed_specials(tokenizer, args.allowed_special)
     for token in sorted(tokenizer.special_tokens):
@@ -208,7 +234,7 @@ def _allowed_specials(tokenizer: Tokenizer, names: list[str]) -> SpecialSet:
 
 
 def run_decode(args: argparse.Namespace) -> None:
-    tokenizer = load_model(args.model)
+    tokenizer = load_tokenizer(args.model)
     data, name = _read_input(args.file)
     ids: list[int] = []
     for position, word in enumerate(data.split(), start=1):
@@ -224,7 +250,7 @@ def run_decode(args: argparse.Namespace) -> None:
 
 
 def run_info(args: argparse.Namespace) -> None:
-    tokenizer = load_model(args.model)
+    tokenizer = load_tokenizer(args.model)
     merges = len(tokenizer.merges)
     name = preset_name(tokenizer.pattern)
     if name == "none":
@@ -232,9 +258,11 @@ def run_info(args: argparse.Namespace) -> None:
     else:
         pattern = f"pattern ({f'{name} preset' if name else 'custom'}): {tokenizer.pattern}"
     lines = [
+        *([f"bundled vocabulary: {bundled_name(args.model)}"] if bundled_name(args.model) else []),
         f"vocab size: {tokenizer.vocab_size} (256 bytes + {merges} merges)",
         f"merges: {merges}",
         pattern,
+        *([] if tokenizer.bytes_in_order else ["bytes: ids 0-255 in GPT-2's byte order"]),
         f"special tokens: {len(tokenizer.special_tokens)}",
         *(f"  {token!r} {i}" for token, i in tokenizer.special_tokens.items()),
     ]

@@ -44,6 +44,7 @@ class FormatError(ValueError):
 
 def model_text(tokenizer: Tokenizer) -> str:
     """The `.model` text: header, pattern, special count, `TOKEN ID` lines, `LEFT RIGHT` lines."""
+    _check_bytes_in_order(tokenizer)
     _check_one_line("the pre-tokenizer pattern", tokenizer.pattern)
     lines = [MODEL_HEADER, tokenizer.pattern, str(len(tokenizer.special_tokens))]
     for token, token_id in tokenizer.special_tokens.items():
@@ -111,6 +112,14 @@ def decode_utf8(data: bytes, name: str) -> str:
 
 def _at(source: str, number: int, message: str) -> FormatError:
     return FormatError(f"{source}, line {number}: {message}")
+
+
+def _check_bytes_in_order(tokenizer: Tokenizer) -> None:
+    if not tokenizer.bytes_in_order:
+        raise FormatError(
+            "this tokenizer numbers the bytes in GPT-2's order, which a .model or merges JSON "
+            "cannot store; export tokenizer.json or .tiktoken instead"
+        )
 
 
 def _check_one_line(what: str, text: str) -> None:
@@ -223,6 +232,7 @@ def merges_json(tokenizer: Tokenizer) -> str:
       "(256,97)": 257
     }
     """
+    _check_bytes_in_order(tokenizer)
     merges = {f"({a},{b})": 256 + rank for rank, (a, b) in enumerate(tokenizer.merges)}
     return json.dumps(merges, indent=2)
 

@@ -117,12 +117,12 @@ def merge_applications(tokenizer: Tokenizer, text: str) -> list[int]:
     """
     applied = [0] * len(tokenizer.merges)
     for chunk, freq in Counter(_chunks(tokenizer, text)).items():
-        for new_id in applied_merges(chunk.encode("utf-8", "surrogatepass"), tokenizer.ranks):
+        for new_id in applied_merges(tokenizer.initial_ids(chunk), tokenizer.ranks):
             applied[new_id - 256] += freq
     return applied
 
 
-def applied_merges(data: bytes, ranks: Mapping[tuple[int, int], int]) -> list[int]:
+def applied_merges(data: bytes | list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
     """The ids made, in order, while merging one chunk as `explorer.tokenizer.merge_bytes` does.
 
     An instrumented copy of its heap loop: lowest rank first, leftmost first among equals.

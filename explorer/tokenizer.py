@@ -3,6 +3,10 @@
 Encoding applies the lowest-rank merge first inside each pre-token chunk. The
 vocabulary is always rebuilt from the merges, never stored twice.
 
+Trained tokenizers give byte b the id b. Imported ones (GPT-2, cl100k, o200k) number
+the 256 single bytes in another order; `byte_ids[b]` is then byte b's id, and
+encoding maps bytes through it before merging.
+
     >>> tok = Tokenizer([(97, 97), (256, 97), (257, 98)])
     >>> tok.encode("aaabdaaabac")
     [258, 100, 258, 97, 99]
@@ -27,6 +31,7 @@ from explorer.pretokenize import (
 
 CHUNK_CACHE_SIZE = 1 << 16
 LONG_CHUNK = 64  # bytes; longer chunks are merged with a heap instead of repeated scans
+_IDENTITY = tuple(range(256))  # byte_ids of every trained tokenizer: byte b has id b
 
 SpecialSet = Literal["all", "none"] | Collection[str]
 
@@ -54,7 +59,15 @@ class Encoding:
 
 
 class Tokenizer:
-    """Byte-level BPE: ids 0-255 are bytes, merge k makes id 256 + k, specials come after."""
+    """Byte-level BPE: ids 0-255 are bytes, merge k makes id 256 + k, specials come after.
+
+    `byte_ids` numbers the bytes: byte b has id `byte_ids[b]` (default: b itself).
+
+    >>> swapped = [*range(97), 98, 97, *range(99, 256)]  # a and b trade ids
+    >>> tok = Tokenizer([(98, 98)], byte_ids=swapped)
+    >>> tok.encode("aab"), tok.vocab[256], tok.decode([98, 97])
+    ([256, 97], b'aa', 'ab')
+    """
 
     def __init__(
         self,
@@ -62,9 +75,13 @@ class Tokenizer:
         *,
         pattern: str = "",
         special_tokens: Mapping[str, int] | Iterable[str] = (),
+        byte_ids: Sequence[int] | None = None,
     ) -> None:
         self.merges: list[tuple[int, int]] = [(int(a), int(b)) for a, b in merges]
-        self.vocab: dict[int, bytes] = _build_vocab(self.merges)
+        self.byte_ids: tuple[int, ...] = _byte_permutation(byte_ids)
+        # subtle: bytes.translate needs a 256-byte table, which a permutation of 0-255 is
+        self._byte_table = None if self.bytes_in_order else bytes(self.byte_ids)
+        self.vocab: dict[int, bytes] = _build_vocab(self.merges, self.byte_ids)
         self.ranks: dict[tuple[int, int], int] = {
             pair: 256 + rank for rank, pair in enumerate(self.merges)
         }
@@ -76,10 +93,27 @@ class Tokenizer:
         self._cache: dict[str, list[int]] = {}
 
     def __repr__(self) -> str:
+        order = "" if self.bytes_in_order else ", byte_ids=<permuted>"
         return (
             f"Tokenizer(vocab_size={self.vocab_size}, pattern={self.pattern!r}, "
-            f"special_tokens={self.special_tokens!r})"
+            f"special_tokens={self.special_tokens!r}{order})"
         )
+
+    @property
+    def bytes_in_order(self) -> bool:
+        """True when byte b has id b, as in every tokenizer this explorer trains."""
+        return self.byte_ids == _IDENTITY
+
+    def initial_ids(self, chunk: str) -> list[int]:
+        """The ids one chunk starts from before any merge: one per UTF-8 byte.
+
+        >>> Tokenizer().initial_ids("hé")
+        [104, 195, 169]
+        """
+        data = chunk.encode("utf-8", "surrogatepass")
+        if self._byte_table is not None:
+            data = data.translate(self._byte_table)
+        return list(data)
 
     @property
     def vocab_size(self) -> int:
@@ -102,6 +136,7 @@ class Tokenizer:
             self.merges[: vocab_size - 256],
             pattern=self.pattern,
             special_tokens=list(self.special_tokens),
+            byte_ids=self.byte_ids,
         )
 
     def token_bytes(self, token_id: int) -> bytes:
@@ -203,8 +238,7 @@ class Tokenizer:
         cached = self._cache.get(chunk)
         if cached is not None:
             return cached
-        data = chunk.encode("utf-8", "surrogatepass")
-        ids = merge_bytes(data, self.ranks)
+        ids = merge_ids(self.initial_ids(chunk), self.ranks)
         if len(self._cache) >= CHUNK_CACHE_SIZE:
             self._cache.clear()
         self._cache[chunk] = ids
@@ -219,9 +253,17 @@ def merge_bytes(data: bytes, ranks: Mapping[tuple[int, int], int]) -> list[int]:
     >>> merge_bytes(b"aaab", {(97, 97): 256, (256, 97): 257})
     [257, 98]
     """
-    if len(data) > LONG_CHUNK:
-        return _merge_with_heap(list(data), ranks)
-    ids = list(data)
+    return merge_ids(list(data), ranks)
+
+
+def merge_ids(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
+    """`merge_bytes` starting from ids (a tokenizer's `initial_ids`); it may change `ids`.
+
+    >>> merge_ids([97, 97, 97, 98], {(97, 97): 256, (256, 97): 257})
+    [257, 98]
+    """
+    if len(ids) > LONG_CHUNK:
+        return _merge_with_heap(ids, ranks)
     while len(ids) >= 2:
         best_rank, best = None, None
         for pair in zip(ids, ids[1:]):
@@ -279,8 +321,24 @@ def _merge_with_heap(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> li
     return [token for token in ids if token >= 0]
 
 
-def _build_vocab(merges: Sequence[tuple[int, int]]) -> dict[int, bytes]:
-    vocab = {i: bytes([i]) for i in range(256)}
+def _byte_permutation(byte_ids: Sequence[int] | None) -> tuple[int, ...]:
+    """Check that byte_ids gives the 256 bytes the ids 0-255, each once."""
+    if byte_ids is None:
+        return _IDENTITY
+    table = tuple(int(i) for i in byte_ids)
+    if sorted(table) != list(_IDENTITY):
+        missing = sorted(set(_IDENTITY) - set(table))[:5]
+        raise TokenizerError(
+            f"byte_ids must give the 256 bytes the ids 0-255, each once (got {len(table)} ids"
+            + (f"; missing {missing}" if missing else "; some repeated or out of range")
+            + ")"
+        )
+    return table
+
+
+def _build_vocab(merges: Sequence[tuple[int, int]], byte_ids: Sequence[int]) -> dict[int, bytes]:
+    bytes_by_id = sorted(range(256), key=byte_ids.__getitem__)
+    vocab = {token_id: bytes([b]) for token_id, b in enumerate(bytes_by_id)}
     for rank, (left, right) in enumerate(merges):
         new_id = 256 + rank
         if left not in vocab or right not in vocab:

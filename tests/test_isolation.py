@@ -11,7 +11,7 @@ from tests.conftest import ROOT
 def test_import_explorer_leaves_ui_libraries_unimported() -> None:
     code = (
         "import sys, explorer, explorer.cli, explorer.formats, explorer.lineage, "
-        "explorer.render, explorer.stats\n"
+        "explorer.render, explorer.stats, explorer.bundled, explorer.imports, explorer.exports\n"
         "loaded = [m for m in ('streamlit', 'pandas', 'altair', 'numpy') if m in sys.modules]\n"
         "print(','.join(loaded))"
     )

@@ -1,0 +1,156 @@
+"""Write a tokenizer for the libraries people already use: Hugging Face, tiktoken, GPT-2.
+
+Each writer checks that the file will encode exactly as the tokenizer does, and raises
+FormatError when it cannot (two tokens with the same bytes, or, for rank-only
+`.tiktoken`, a merge BPE from ranks would not rebuild). Reading the file back with
+`explorer.imports` / `explorer.imports_hf` gives the same tokenizer.
+
+    >>> tok = Tokenizer([(97, 97), (256, 98)], pattern=r"\\w+", special_tokens=["<|end|>"])
+    >>> print(tiktoken_text(tok).splitlines()[-1])
+    YWFi 257
+    >>> print(vocab_bpe(tok).splitlines()[-1])
+    aa b
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from explorer.formats import FormatError
+from explorer.imports import recover_merges
+from explorer.imports_hf import python_to_onig
+from explorer.render import bytes_to_unicode
+from explorer.tokenizer import Tokenizer
+
+
+def tokenizer_json(tokenizer: Tokenizer) -> str:
+    """A Hugging Face `tokenizer.json`: `tokenizers.Tokenizer.from_str(...)` encodes as we do.
+
+    The pattern is a Split pre-tokenizer (matches and the gaps between them are pieces,
+    as here), in Oniguruma's dialect, followed by ByteLevel without its own regex.
+    Special tokens are added tokens, which Hugging Face always recognises, as
+    `encode(..., allowed_special="all")` does here.
+    They are in model.vocab too, as in GPT-2's own file: otherwise Hugging Face numbers
+    added tokens on from the vocabulary's size, ignoring their ids.
+    """
+    texts = _token_texts(tokenizer, "tokenizer.json")
+    vocab = _with_specials(texts, tokenizer.special_tokens, "tokenizer.json")
+    byte_level = {
+        "type": "ByteLevel",
+        "add_prefix_space": False,
+        "trim_offsets": True,
+        "use_regex": False,
+    }
+    split = {
+        "type": "Split",
+        "pattern": {"Regex": python_to_onig(tokenizer.pattern)},
+        "behavior": "Isolated",
+        "invert": False,
+    }
+    steps = [split, byte_level] if tokenizer.pattern else [byte_level]
+    document: dict[str, Any] = {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [_added_token(text, i) for text, i in tokenizer.special_tokens.items()],
+        "normalizer": None,
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": steps},
+        "post_processor": None,
+        "decoder": {**byte_level, "add_prefix_space": True, "use_regex": True},
+        "model": {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": None,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": vocab,
+            "merges": [[texts[left], texts[right]] for left, right in tokenizer.merges],
+        },
+    }
+    return json.dumps(document, ensure_ascii=False) + "\n"
+
+
+def tiktoken_text(tokenizer: Tokenizer) -> str:
+    """A `.tiktoken` rank file: each token's bytes in base64 and its id as rank.
+
+    It holds no pattern or special tokens: give tiktoken `tokenizer.pattern` and
+    `tokenizer.special_tokens` beside it. From ranks alone, a reader rebuilds each merge
+    by BPE on the token's bytes, so every merge must be the one BPE would rebuild (true
+    of every trained tokenizer); otherwise this raises FormatError naming the merge.
+    """
+    tokens = _distinct_tokens(tokenizer, ".tiktoken")
+    for rank, (ours, rebuilt) in enumerate(zip(tokenizer.merges, recover_merges(tokens))):
+        if ours != rebuilt:
+            raise FormatError(
+                f"merge {rank} {ours} makes {tokens[256 + rank]!r}, but from ranks alone BPE "
+                f"rebuilds it as {rebuilt}: in a .tiktoken file it would encode differently. "
+                "Export tokenizer.json instead, which keeps the merges."
+            )
+    lines = [
+        f"{base64.b64encode(token).decode('ascii')} {rank}" for rank, token in enumerate(tokens)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def encoder_json(tokenizer: Tokenizer) -> str:
+    """GPT-2's `encoder.json`: token (GPT-2's characters) -> id, special tokens last."""
+    texts = _token_texts(tokenizer, "encoder.json")
+    return json.dumps(
+        _with_specials(texts, tokenizer.special_tokens, "encoder.json"), ensure_ascii=False
+    )
+
+
+def vocab_bpe(tokenizer: Tokenizer) -> str:
+    """GPT-2's `vocab.bpe`: a version line, then merge k as 'LEFT RIGHT' on line k + 2."""
+    texts = _token_texts(tokenizer, "vocab.bpe")
+    lines = ["#version: 0.2", *(f"{texts[a]} {texts[b]}" for a, b in tokenizer.merges)]
+    return "\n".join(lines) + "\n"
+
+
+def _token_texts(tokenizer: Tokenizer, fmt: str) -> list[str]:
+    """Each token in GPT-2's byte-to-character mapping, in id order: b' the' -> 'Ġthe'."""
+    symbols = bytes_to_unicode()
+    return ["".join(symbols[b] for b in token) for token in _distinct_tokens(tokenizer, fmt)]
+
+
+def _with_specials(texts: list[str], specials: dict[str, int], fmt: str) -> dict[str, int]:
+    """Token text -> id for the tokens (GPT-2's characters) and the special tokens (as is)."""
+    clash = sorted(set(texts) & set(specials))
+    if clash:
+        raise FormatError(
+            f"the special token {clash[0]!r} is spelled like an ordinary token in GPT-2's "
+            f"characters, so a {fmt} vocabulary cannot hold both"
+        )
+    return {**{text: token_id for token_id, text in enumerate(texts)}, **specials}
+
+
+def _distinct_tokens(tokenizer: Tokenizer, fmt: str) -> list[bytes]:
+    """The tokens' bytes in id order; a FormatError if two ids share their bytes."""
+    tokens = [tokenizer.vocab[token_id] for token_id in range(tokenizer.vocab_size)]
+    first: dict[bytes, int] = {}
+    for token_id, token in enumerate(tokens):
+        earlier = first.setdefault(token, token_id)
+        if earlier != token_id:
+            raise FormatError(
+                f"tokens {earlier} and {token_id} are both {token!r}: a {fmt} file gives each "
+                "token's bytes one id, so it cannot hold this tokenizer (merges.json and "
+                ".model can)"
+            )
+    return tokens
+
+
+def _added_token(text: str, token_id: int) -> dict[str, Any]:
+    return {
+        "id": token_id,
+        "content": text,
+        "single_word": False,
+        "lstrip": False,
+        "rstrip": False,
+        "normalized": False,
+        "special": True,
+    }
