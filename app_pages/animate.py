@@ -16,6 +16,7 @@ from ui import animation as anim
 from ui.runs import (
     Run,
     current_run_or_error,
+    origin,
     texts_of,
     tokenizer_at,
     view_tokenizer,
@@ -28,10 +29,9 @@ EDITED_KEY = "animate_passage_edited"  # the user typed their own passage
 OWNER_KEY = "animate_passage_run"  # the run whose corpus the passage came from
 IDS_KEY = "animate_ids"
 NO_HISTORY = (
-    "This tokenizer was loaded from a .model file, which keeps the merges but not the "
-    "training history (pair counts, ties, corpus lengths), so there are no steps to animate. "
-    "Train on its corpus on the Train page to watch them; here is the passage at the "
-    "sidebar's vocab size."
+    "This tokenizer was {origin}: it has its merges but not a training history (pair "
+    "counts, ties, corpus lengths), so there are no steps to animate. Train on a corpus on "
+    "the Train page to watch them; here is the passage at the sidebar's vocab size."
 )
 
 
@@ -255,7 +255,7 @@ def page() -> None:
         return
     passage = passage_input(run)
     if run.history is None:
-        st.info(NO_HISTORY)
+        st.info(NO_HISTORY.format(origin=origin(run.spec)))
         show_static(run, passage)
         return
     history = run.history

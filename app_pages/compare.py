@@ -8,9 +8,12 @@ from pathlib import Path
 import streamlit as st
 
 from ui.compare_charts import (
+    OPENAI,
     compression_chart,
     curve_ratio_at,
     default_sizes,
+    language_chart,
+    language_table,
     size_label,
     size_options,
     tokens_at,
@@ -18,12 +21,15 @@ from ui.compare_charts import (
 )
 from ui.runs import (
     Run,
+    bundled_spec,
     current_run_or_error,
     load_run,
+    origin,
     run_specs,
     texts_of,
     tokenizer_at,
     trained_vocab_size,
+    view_tokenizer,
     view_vocab_size,
 )
 from ui.token_view import (
@@ -38,6 +44,7 @@ from ui.token_view import (
     show_token_column,
     text_with_menu,
 )
+from ui.train_support import markdown_text
 
 TRAIN_PAGE = Path(__file__).resolve().parent / "train.py"
 CURVE_CHARS = 20_000  # a sample loaded for the curve: long enough for a steady ratio
@@ -65,9 +72,9 @@ def curve_section(run: Run, size: int) -> None:
     curves: dict[str, Sequence[int]] = {}
     if run.history is None:
         st.info(
-            "This tokenizer was loaded from a .model file, which has no training history, "
-            "so only your text's curve is shown. Train a tokenizer on the Train page to see "
-            "its training curve too."
+            f"This tokenizer was {origin(run.spec)}, so it has no training history and only "
+            "your text's curve is shown. Train a tokenizer on the Train page to see its "
+            "training curve too."
         )
     else:
         curves[TRAINING] = training_counts_cached(run.history, run.key)
@@ -196,18 +203,80 @@ def tokenizers_section(run: Run, passage: str, color_by: str) -> None:
             )
 
 
-def main() -> None:
-    st.title("Compare")
-    run = current_run_or_error()
-    if run is None:
-        return
+def openai_runs() -> list[Run]:
+    """GPT-2's, GPT-4's and GPT-4o's vocabularies (loaded once per process, then shared)."""
+    with st.spinner("Loading GPT-2, GPT-4 and GPT-4o's vocabularies (a few seconds, once)…"):
+        return [load_run(bundled_spec(name)) for name in OPENAI]
+
+
+def openai_section(run: Run, passage: str, color_by: str) -> None:
+    """The passage with the current tokenizer (at the view size) and OpenAI's three."""
     size = view_vocab_size(run)
+    yours = view_tokenizer(run)
+    try:
+        others = openai_runs()
+    except ValueError as exc:  # BundledError: a vocabulary file missing or altered
+        st.error(f"OpenAI's vocabularies could not be loaded: {exc}")
+        return
     st.caption(
-        f"Comparing with **{run.spec.name}** (vocab size {fmt_int(trained_vocab_size(run))}); "
-        f"the sidebar's view size, {fmt_int(size)}, is marked on the chart."
+        "Your tokenizer at the sidebar's view size, then OpenAI's, on the same passage; "
+        "each change is counted against yours."
     )
-    curve_section(run, size)
-    st.divider()
+    columns = st.columns(1 + len(others))
+    with columns[0]:
+        st.markdown(f"**Yours:** {markdown_text(run.spec.name)}")
+        st.caption(f"Vocab size {fmt_int(size)}")
+        baseline = show_token_column(
+            yours,
+            run.key,
+            size,
+            passage,
+            color_by=color_by,
+            num_merges=size - 256,
+            limit=PASSAGE_TOKENS,
+            label="Tokens · yours",
+            baseline="the baseline",
+        )
+    for column, other in zip(columns[1:], others):
+        title = OPENAI[other.spec.text_key]
+        with column:
+            st.markdown(f"**{title}:** {other.spec.text_key}")
+            st.caption(f"Vocab size {fmt_int(trained_vocab_size(other))}")
+            show_token_column(
+                other.tokenizer,
+                other.key,
+                trained_vocab_size(other),
+                passage,
+                color_by=color_by,
+                num_merges=trained_vocab_size(other) - 256,
+                previous=baseline,
+                limit=PASSAGE_TOKENS,
+                label=f"Tokens · {title}",
+            )
+
+
+def languages_section(run: Run) -> None:
+    """Bytes per token of the UDHR in 26 languages: the current tokenizer and OpenAI's."""
+    st.subheader("Across 26 languages")
+    size = view_vocab_size(run)
+    try:
+        openai_runs()  # loads them with a spinner the first time
+        frame = language_table(
+            run.key, size, f"Yours: {run.spec.name}", tuple(OPENAI), view_tokenizer(run)
+        )
+    except ValueError as exc:
+        st.error(f"The languages could not be compared: {exc}")
+        return
+    st.altair_chart(language_chart(frame), width="stretch")
+    st.caption(
+        f"Your tokenizer at vocab size {fmt_int(size)}. A tokenizer trained mostly on English "
+        "spends more tokens on other scripts: a byte or two per token means it barely merged "
+        "them."
+    )
+
+
+def passage_section(run: Run) -> None:
+    """One passage at several vocab sizes, with two session tokenizers, and against OpenAI's."""
     st.subheader("One passage, side by side")
     passage = passage_input(run)
     color_by = st.radio(
@@ -223,14 +292,35 @@ def main() -> None:
     if not passage:
         st.info("Type a passage above to see it side by side.")
         return
-    sizes_tab, tokenizers_tab = st.tabs(["At several vocab sizes", "Two tokenizers"])
+    sizes_tab, tokenizers_tab, openai_tab = st.tabs(
+        ["At several vocab sizes", "Two tokenizers", "Yours vs GPT-2, GPT-4, GPT-4o"]
+    )
     try:
         with sizes_tab:
             sizes_section(run, passage, color_by)
         with tokenizers_tab:
             tokenizers_section(run, passage, color_by)
+        with openai_tab:
+            openai_section(run, passage, color_by)
     except ValueError as exc:
         st.error(f"The passage could not be encoded: {exc}")
+
+
+def main() -> None:
+    st.title("Compare")
+    run = current_run_or_error()
+    if run is None:
+        return
+    size = view_vocab_size(run)
+    st.caption(
+        f"Comparing with **{run.spec.name}** (vocab size {fmt_int(trained_vocab_size(run))}); "
+        f"the sidebar's view size, {fmt_int(size)}, is marked on the chart."
+    )
+    curve_section(run, size)
+    st.divider()
+    passage_section(run)
+    st.divider()
+    languages_section(run)
 
 
 main()

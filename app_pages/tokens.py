@@ -38,7 +38,7 @@ def text_input(run: Run) -> str:
         "tokens",
         "Text to encode",
         start,
-        training_text=None if run.spec.kind == "model" else start,
+        training_text=start if texts_of(run.spec) else None,
         help="Type or paste anything: every byte has a token, so nothing is unknown.",
     )
 

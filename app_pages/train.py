@@ -7,9 +7,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from explorer import FormatError, MergeHistory, Tokenizer, tokens_to_html
-from explorer.formats import model_text, vocab_text
-from explorer.history_file import history_json
+from explorer import MergeHistory, Tokenizer, tokens_to_html
 from ui import train_support as ts
 from ui.runs import (
     MAX_APP_VOCAB_SIZE,
@@ -19,6 +17,8 @@ from ui.runs import (
     add_run,
     current_run_or_error,
     current_spec,
+    imported_cached,
+    origin,
     texts_of,
     train_spec,
     view_tokenizer,
@@ -37,7 +37,8 @@ EXAMPLES = {  # sample key -> (button, what it shows)
     "hug_pug": ("hug / pug word counts", "The Hugging Face course: ug (20), un (16), hug (15)"),
     "this_is": ("This is some text", "GPT-2's pre-tokenizer, shown with its Ġ byte symbols"),
 }
-MODEL_ERROR_KEY = "train_model_error"  # why the last .model upload failed
+MODEL_ERROR_KEY = "train_model_error"  # why the last tokenizer upload failed
+LOADED_FILES_KEY = "train_model_loaded"  # file ids already loaded from the uploader
 PREVIEW_CHARS = 2_000
 PREVIEW_WORDS = 50
 PREVIEW_HEIGHT = 240  # pixels: a long preview scrolls instead of pushing the log down
@@ -283,30 +284,55 @@ def train_form() -> None:
 
 
 def load_model() -> None:
-    """The .model uploader's callback: add the file as a run, or keep the reason it failed."""
-    st.session_state.pop(MODEL_ERROR_KEY, None)
-    upload = st.session_state.get("train_model_upload")
-    if upload is None:
+    """The loader's callback: add the newly uploaded files as runs, or keep why they failed.
+
+    Files already loaded stay in the uploader; only new ones are read, so a failed
+    half of GPT-2's pair is read again with the other half.
+    """
+    state = st.session_state
+    state.pop(MODEL_ERROR_KEY, None)
+    uploads = state.get("train_model_upload") or []
+    done: frozenset[str] = state.get(LOADED_FILES_KEY, frozenset())
+    new = [upload for upload in uploads if upload.file_id not in done]
+    if not new:
         return
     try:
-        spec, text = ts.model_upload(upload.name, upload.getvalue())
-    except ValueError as exc:
-        st.session_state[MODEL_ERROR_KEY] = str(exc)
+        loaded = ts.tokenizer_uploads(
+            [(upload.name, upload.getvalue()) for upload in new],
+            tiktoken_pattern=state.get("train_tiktoken_pattern", ts.AUTO),
+        )
+    except ValueError as exc:  # FormatError and InputError name the file and what is wrong
+        state[MODEL_ERROR_KEY] = str(exc)
         return
-    add_run(spec, (text,))
+    for item in loaded:
+        if item.spec.kind == "imported":  # read once: keep the parsed tokenizer
+            imported_cached(item.spec.text_key, item.texts[0], item.tokenizer)
+        add_run(item.spec, item.texts)
+    state[LOADED_FILES_KEY] = done | {upload.file_id for upload in new}
 
 
 def load_model_form() -> None:
     with st.expander(
-        "Load a saved tokenizer (.model or merges JSON)",
+        "Load a saved tokenizer (.model, tokenizer.json, .tiktoken, GPT-2's files)",
         expanded=MODEL_ERROR_KEY in st.session_state,
     ):
         st.file_uploader(
-            "A minbpe .model file, such as one downloaded below, or a merges JSON "
-            '({"(97,97)": 256, ...}; it has no pattern, so none is used)',
-            type=["model", "json"],
+            "A minbpe .model (such as one downloaded below) or merges JSON; a Hugging Face "
+            "tokenizer.json (byte-level BPE); a tiktoken .tiktoken file; or GPT-2's "
+            "encoder.json and vocab.bpe, both at once",
+            type=ts.LOADER_TYPES,
+            accept_multiple_files=True,
             key="train_model_upload",
             on_change=load_model,
+        )
+        st.selectbox(
+            "Pre-tokenizer for a .tiktoken file",
+            ts.TIKTOKEN_PATTERNS,
+            format_func=ts.TIKTOKEN_LABELS.__getitem__,
+            key="train_tiktoken_pattern",
+            help="A .tiktoken file lists only tokens and ranks, so choose the regex it was "
+            "made with. OpenAI's own files are recognised, with their special tokens.",
+            persist_state="session",
         )
         if MODEL_ERROR_KEY in st.session_state:
             st.error(f"This file cannot be loaded: {st.session_state[MODEL_ERROR_KEY]}")
@@ -315,7 +341,10 @@ def load_model_form() -> None:
 # --- results -----------------------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+MAX_LOG_ROWS = 10_000  # rows sent to the browser; search reaches every merge
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)  # shared read-only: never mutated
 def merge_log_cached(
     run_key: str, byte_symbols: bool, _tokenizer: Tokenizer, _history: MergeHistory | None
 ) -> pd.DataFrame:
@@ -325,6 +354,11 @@ def merge_log_cached(
 @st.cache_data(max_entries=32, show_spinner=False)
 def preview_ids(run_key: str, vocab_size: int, text: str, _tokenizer: Tokenizer) -> list[int]:
     return _tokenizer.encode(text, allowed_special="all")
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def export_problems_cached(run_key: str, vocab_size: int, _tokenizer: Tokenizer) -> dict[str, str]:
+    return ts.export_problems(_tokenizer)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -354,10 +388,10 @@ def metrics(history: MergeHistory, vocab_size: int) -> None:
         st.warning(f"Training stopped early, after {len(history.steps):,} merges: {reason}.")
 
 
-def model_metrics(tokenizer: Tokenizer) -> None:
-    """A loaded .model has merges but no history: say so and show what there is."""
+def model_metrics(spec: RunSpec, tokenizer: Tokenizer) -> None:
+    """A loaded tokenizer has merges but no history: say so and show what there is."""
     st.info(
-        "This tokenizer was loaded from a .model file, so there is no merge history: no counts, "
+        f"This tokenizer was {origin(spec)}, so there is no merge history: no counts, "
         "timing or compression. Train on a text here to see those."
     )
     metric_row(
@@ -378,7 +412,7 @@ def metric_row(values: list[tuple[str, str, str | None]]) -> None:
 def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
     """The training text (or its words) as tokens, at the viewed vocab size."""
     texts = texts_of(run.spec)
-    if run.spec.kind == "model" or not texts:
+    if run.spec.kind not in ("text", "word_counts") or not texts:
         return
     what = "The words" if run.spec.kind == "word_counts" else "The training text"
     st.markdown(f"**{what} in tokens** (vocab size {vocab_size:,})")
@@ -450,7 +484,7 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
     )
     rows = ts.filter_log(frame, query)
     st.dataframe(
-        rows,
+        rows.head(MAX_LOG_ROWS),
         hide_index=True,
         column_order=[c for c in ts.LOG_COLUMNS if c in rows],
         column_config=LOG_CONFIG,
@@ -458,44 +492,40 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
     )
     found = f"{len(rows):,} of " if query else ""
     st.caption(f"Showing {found}{len(frame):,} merges, up to vocab size {vocab_size:,}.")
+    if len(rows) > MAX_LOG_ROWS:
+        st.caption(
+            f"The table lists the first {MAX_LOG_ROWS:,}; search to reach the others, or "
+            "download the whole log as CSV."
+        )
     return frame
 
 
 def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
-    """The merge log as CSV, the tokenizer as .model and .vocab, the history as JSON."""
+    """The merge log, the tokenizer in four formats and the history, side by side.
+
+    A format that cannot hold the tokenizer is greyed out, and a caption says why.
+    """
     stem = ts.file_stem(run.spec)
     if tokenizer.vocab_size < run.tokenizer.vocab_size:
         stem += f"-at-{tokenizer.vocab_size}"
-    files: list[tuple[str, Any, str, str]] = [
-        ("Merge log (.csv)", lambda: ts.log_csv(frame), f"{stem}-merges.csv", "text/csv"),
-        ("Vocabulary (.vocab)", lambda: vocab_text(tokenizer), f"{stem}.vocab", "text/plain"),
-    ]
-    try:  # cheap, and a pattern with a line break cannot be written: say so now
-        files.insert(
-            1, ("Tokenizer (.model)", model_text(tokenizer), f"{stem}.model", "text/plain")
-        )
-    except FormatError as exc:
-        st.caption(f"No .model download: {exc}")
-    if run.history is not None:
-        history = run.history
-        files.append(
-            (
-                "History (.json)",
-                lambda: history_json(history),
-                f"{stem}-history.json",
-                "application/json",
-            )
-        )
-    for column, (label, data, name, mime) in zip(st.columns(4), files):
-        column.download_button(
-            label,
-            data,
-            name,
-            mime,
-            key=f"train_download_{name.rsplit('.', 1)[1]}",
+    problems = export_problems_cached(run.key, tokenizer.vocab_size, tokenizer)
+    row = st.container(horizontal=True, gap="small")
+    for file in ts.download_files(tokenizer, stem, frame, run.history, problems):
+        problem = problems.get(file.key, "")
+        row.download_button(
+            file.label,
+            file.data,
+            file.file_name,
+            file.mime,
+            key=f"train_download_{file.key}",
             on_click="ignore",
             icon=":material/download:",
+            disabled=bool(problem),
+            help=problem or None,
         )
+    for key, problem in problems.items():
+        if problem:
+            st.caption(f"No {ts.EXPORT_NAMES[key]} download: {problem}")
 
 
 def results(run: Run) -> None:
@@ -508,7 +538,7 @@ def results(run: Run) -> None:
         persist_state="session",
     )
     if run.history is None:
-        model_metrics(run.tokenizer)
+        model_metrics(run.spec, run.tokenizer)
     else:
         metrics(run.history, vocab_size)
     preview(run, tokenizer, vocab_size)

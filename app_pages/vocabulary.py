@@ -8,32 +8,70 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer
-from ui.runs import VIEW_KEY, Run, current_run, trained_vocab_size, view_tokenizer, view_vocab_size
+from ui.compare_charts import OPENAI
+from ui.runs import (
+    VIEW_KEY,
+    Run,
+    add_run,
+    bundled_spec,
+    current_run,
+    origin,
+    trained_vocab_size,
+    view_tokenizer,
+    view_vocab_size,
+)
 from ui.vocab_view import (
     COLUMNS,
+    EAGER_DESCENDANTS,
     FILTERS,
     INTERMEDIATE_HELP,
+    MAX_BUILD_TOKENS,
     MAX_CHOICES,
+    MAX_TABLE_ROWS,
     SORTS,
     chips_html,
     code,
     default_token,
+    descendant_counts_cached,
     descendant_ids,
+    encode_typed,
     length_by_step,
     length_histogram,
     lineage_graph,
     narration,
+    query_id,
+    render,
     repr_quoted,
     select_rows,
     shown_columns,
+    text_lineage_dot,
+    typed_text,
     usage_known,
     usage_sentence,
     vocab_table,
+    with_descendants,
 )
 
 TOKEN_KEY = "vocab_token"
 TABLE_KEY = "vocab_table"
 TOKEN_OWNER_KEY = "vocab_token_run"  # the run the chosen token belongs to
+
+
+def browse_published(run: Run) -> None:
+    """Buttons that make GPT-2's, GPT-4's or GPT-4o's vocabulary the current tokenizer."""
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.caption("Browse a published vocabulary:", width="content")
+    for name, title in OPENAI.items():
+        current = run.spec.kind == "bundled" and run.spec.text_key == name
+        if row.button(f"{title}'s", key=f"vocab_browse_{name}", disabled=current, help=name):
+            try:
+                with st.spinner(f"Loading {title}'s vocabulary ({name})…"):
+                    spec = bundled_spec(name)
+            except ValueError as exc:  # BundledError: a file missing or altered
+                st.error(f"{title}'s vocabulary could not be loaded: {exc}")
+                return
+            add_run(spec, ())
+            st.rerun()
 
 
 def main() -> None:
@@ -53,13 +91,16 @@ def main() -> None:
         f"Every token of **{run.spec.name}** at vocab size {size:,}: what it is, which two "
         "tokens it was merged from, and how much it is used."
     )
+    browse_published(run)
     known = usage_known(run.history, size)
     explain_missing(run, size, known)
     show_metrics(table, known)
+    table = descendants_column(tokenizer, run, size, table)
     rows, query = search_controls(table, known)
     show_table(rows, len(table), run, known)
+    typed = show_typed_text(tokenizer, run, size, query, table)
     st.divider()
-    show_token(tokenizer, run, size, table, rows, query)
+    show_token(tokenizer, run, size, table, rows, query, typed)
     st.divider()
     show_lengths(table)
 
@@ -69,7 +110,7 @@ def explain_missing(run: Run, size: int, known: bool) -> None:
     full = trained_vocab_size(run)
     if run.history is None:
         st.info(
-            "This tokenizer was loaded from a .model file, so it has no training history: "
+            f"This tokenizer was {origin(run.spec)}, so it has no training history: "
             "counts at merge, uses in the corpus and intermediate-only flags are unknown. "
             "Its tokens, parents and lineage are all here."
         )
@@ -95,7 +136,10 @@ def show_metrics(table: pd.DataFrame, known: bool) -> None:
     cols = st.columns(4)
     cols[0].metric(
         "Tokens",
-        f"{len(table) - specials:,}" + (f" + {specials:,} special" if specials else ""),
+        f"{len(table) - specials:,}",
+        f"+ {specials:,} special" if specials else None,
+        delta_color="off",
+        delta_arrow="off",
         help="256 bytes, one token per merge, then any special tokens",
     )
     cols[1].metric("Merged tokens", f"{len(merged):,}", help="Tokens made by merging two others")
@@ -111,6 +155,28 @@ def show_metrics(table: pd.DataFrame, known: bool) -> None:
         "unknown" if intermediate is None else f"{intermediate:,}",
         help=INTERMEDIATE_HELP,
     )
+
+
+def descendants_column(
+    tokenizer: Tokenizer, run: Run, size: int, table: pd.DataFrame
+) -> pd.DataFrame:
+    """The table with descendant counts: at once for a small vocabulary, else when asked.
+
+    Counting them for 200,000 tokens takes seconds (once: then cached), so a large
+    vocabulary counts them when the toggle is on or the table is sorted by them.
+    """
+    wanted = len(table) <= EAGER_DESCENDANTS
+    if not wanted:
+        wanted = st.toggle(
+            "Count every token's descendants",
+            key="vocab_count_descendants",
+            help=f"A few seconds for {len(table):,} tokens, the first time. A chosen token's "
+            "descendants are always shown below.",
+        )
+        wanted = wanted or st.session_state.get("vocab_sort") == "Descendants (most first)"
+    if not wanted:
+        return table
+    return with_descendants(table, descendant_counts_cached(tokenizer, run.key, size))
 
 
 def search_controls(table: pd.DataFrame, known: bool) -> tuple[pd.DataFrame, str]:
@@ -142,16 +208,22 @@ def _forget_token() -> None:
 
 
 def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
-    """The matching rows; clicking a row chooses that token below."""
-    st.caption(f"**{len(rows):,}** of {total:,} tokens match. Click a row to see its lineage.")
-    columns = shown_columns(known=known, counts=run.history is not None)
+    """The matching rows (the first MAX_TABLE_ROWS); clicking a row chooses that token below."""
+    shown = rows.head(MAX_TABLE_ROWS)
+    listed = f" The first {len(shown):,} are listed." if len(shown) < len(rows) else ""
+    st.caption(
+        f"**{len(rows):,}** of {total:,} tokens match.{listed} Click a row to see its lineage."
+    )
+    columns = shown_columns(
+        known=known, counts=run.history is not None, descendants="descendants" in rows
+    )
     st.dataframe(
-        rows[columns],
+        shown[columns],
         column_config=COLUMNS,
         hide_index=True,
-        height=360,
+        height=360 if len(shown) > 10 else "auto",
         key=TABLE_KEY,
-        on_select=partial(_table_selected, tuple(int(i) for i in rows["id"])),
+        on_select=partial(_table_selected, tuple(int(i) for i in shown["id"])),
         selection_mode="single-row",
     )
     if known:
@@ -169,18 +241,59 @@ def _table_selected(ids: tuple[int, ...]) -> None:
         st.session_state[TOKEN_KEY] = ids[selected[0]]
 
 
-def choose_token(table: pd.DataFrame, rows: pd.DataFrame, query: str, run: Run) -> int | None:
+def show_typed_text(
+    tokenizer: Tokenizer, run: Run, size: int, query: str, table: pd.DataFrame
+) -> list[int]:
+    """How the tokenizer writes a searched text that is no token: a graph of its build.
+
+    Returns the text's token ids; [] for an empty search, an id, or a token's exact text.
+    """
+    exact = (table["plain"] == query).any() or (table["token"] == query).any()
+    if not query.strip() or query_id(query) is not None or exact:
+        return []
+    space = st.toggle(
+        "Read the search as a word in running text (with a space before it)",
+        value=True,
+        key="vocab_word_space",
+        help="Most words in a sentence follow a space, and the vocabulary holds them with it.",
+    )
+    text = typed_text(query, leading_space=space)
+    try:
+        ids = encode_typed(tokenizer, run.key, size, text)
+    except ValueError as exc:  # a custom pattern that times out
+        st.warning(f"The search could not be encoded: {exc}")
+        return []
+    if len(ids) < 2:
+        return ids
+    parts = " + ".join(f"{code(repr_quoted(render(tokenizer.token_bytes(i))))} ({i})" for i in ids)
+    st.markdown(
+        f"**How it writes {code(repr_quoted(render(text.encode('utf-8', 'surrogatepass'))))}:** "
+        f"{len(ids)} tokens, {parts}"
+    )
+    if len(ids) > MAX_BUILD_TOKENS:
+        st.caption(f"Too long to draw: search {MAX_BUILD_TOKENS} tokens or fewer for a graph.")
+        return ids
+    st.graphviz_chart(text_lineage_dot(tokenizer, text, ids, label=render))
+    st.caption("Its tokens side by side under it, each built from its bytes at the bottom.")
+    return ids
+
+
+def choose_token(
+    table: pd.DataFrame, rows: pd.DataFrame, query: str, run: Run, typed: list[int]
+) -> int | None:
     """The token chooser over the matching rows, plus the current choice if it is elsewhere."""
     chosen = st.session_state.get(TOKEN_KEY)
     if st.session_state.get(TOKEN_OWNER_KEY) != run.spec.name or not (table["id"] == chosen).any():
         st.session_state.pop(TOKEN_KEY, None)  # another run's token, or gone at this view size
     st.session_state[TOKEN_OWNER_KEY] = run.spec.name
-    if TOKEN_KEY not in st.session_state and not rows.empty:
-        st.session_state[TOKEN_KEY] = default_token(rows, query)
-    options = [int(i) for i in rows["id"].head(MAX_CHOICES)]
+    if TOKEN_KEY not in st.session_state and (typed or not rows.empty):
+        st.session_state[TOKEN_KEY] = default_token(rows, query, typed)
+    options = list(dict.fromkeys([*typed, *(int(i) for i in rows["id"].head(MAX_CHOICES))]))
     chosen = st.session_state.get(TOKEN_KEY)
+    if rows.empty:
+        also = " The tokens that write your search are offered instead." if typed else ""
+        st.info(f"No token matches: clear the search or choose another filter.{also}")
     if chosen is None:
-        st.info("No token matches: clear the search or choose another filter.")
         return None
     if chosen not in options:
         options.append(chosen)
@@ -202,10 +315,11 @@ def show_token(
     table: pd.DataFrame,
     rows: pd.DataFrame,
     query: str,
+    typed: list[int],
 ) -> None:
     """The chosen token: its lineage graph, how it was made, and what was built from it."""
     st.subheader("A token's lineage")
-    token_id = choose_token(table, rows, query, run)
+    token_id = choose_token(table, rows, query, run, typed)
     if token_id is None:
         return
     by_id = table.set_index("id", drop=False)

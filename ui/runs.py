@@ -1,8 +1,9 @@
-"""Trained tokenizers of a session: their settings (in session state) and results (cached).
+"""Tokenizers of a session: their settings (in session state) and results (cached).
 
-Session state holds only inputs — the texts and the settings of each run, as a RunSpec
-— and results come back through bounded caches keyed on those plain values, so moving a
-slider never retrains and nothing large is copied per session.
+A run is trained here, loaded from a file, or one of the bundled vocabularies (GPT-2,
+GPT-4, GPT-4o). Session state holds only inputs — the texts and the settings of each
+run, as a RunSpec — and results come back through bounded caches keyed on those plain
+values, so moving a slider never retrains and nothing large is copied per session.
 """
 
 from __future__ import annotations
@@ -12,12 +13,22 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from explorer import MergeHistory, Tokenizer, TrainingResult, parse_model, train, train_word_counts
+from explorer import (
+    MergeHistory,
+    Tokenizer,
+    TrainingResult,
+    load_bundled,
+    parse_model,
+    train,
+    train_word_counts,
+)
+from explorer.bundled import bundled_name
+from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
 from explorer.pretokenize import PatternError, compile_pattern, preset_name, resolve_pattern
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
-MAX_RUNS = 4  # trained tokenizers a session keeps at once; the oldest goes first
+MAX_RUNS = 4  # trained or loaded tokenizers a session keeps at once; the oldest goes first
 MAX_APP_VOCAB_SIZE = 50_000
 RUNS_KEY = "runs"  # dict[name, RunSpec], oldest first
 TEXTS_KEY = "texts"  # dict[text key, tuple of documents]
@@ -29,8 +40,10 @@ PENDING_KEY = "pending_run"  # a run to make current at the start of the next re
 class RunSpec:
     """What a run was trained on and how: plain values, cheap to keep and to hash.
 
-    kind is "text" (documents), "word_counts" (a `word count` table) or "model" (a
-    loaded .model file: no corpus, no history).
+    kind is "text" (documents), "word_counts" (a `word count` table), "model" (a
+    loaded .model file: no corpus, no history), "imported" (a tokenizer made elsewhere,
+    kept as tokenizer.json text: no corpus, no history) or "bundled" (a vocabulary that
+    ships with the explorer; text_key is its name, as "cl100k_base": nothing is kept).
     """
 
     name: str
@@ -58,6 +71,18 @@ class Run:
         return f"{s.kind}|{s.text_key}|{s.vocab_size}|{s.pattern}|{s.special_tokens}|{s.min_count}"
 
 
+class RunError(ValueError):
+    """A run whose tokenizer cannot be rebuilt in this session (its file is gone)."""
+
+
+BUNDLED_RUNS = {  # bundled name -> (short title, where it comes from)
+    "gpt2": ("GPT-2", "GPT-2's vocabulary (OpenAI, 2019)"),
+    "cl100k_base": ("GPT-4", "GPT-4's cl100k_base (OpenAI, 2023)"),
+    "o200k_base": ("GPT-4o", "GPT-4o's o200k_base (OpenAI, 2024)"),
+}
+NO_TEXTS = ("bundled",)  # kinds that keep nothing in the session
+
+
 def text_key(texts: tuple[str, ...]) -> str:
     """A short content hash of documents: the same texts share one cache entry."""
     digest = hashlib.sha256()
@@ -67,8 +92,13 @@ def text_key(texts: tuple[str, ...]) -> str:
 
 
 def run_name(source: str, pattern: str, vocab_size: int) -> str:
-    """A short name people can tell apart: `run_name("Shakespeare", "gpt4", 5000)`."""
-    size = f"{vocab_size / 1000:g}k" if vocab_size >= 1000 else str(vocab_size)
+    """A short name people can tell apart: `run_name("Shakespeare", "gpt4", 5000)`.
+
+    >>> run_name("cl100k_base", "gpt4", 100_256), run_name("x", "none", 1500)
+    ('cl100k_base · gpt4 · 100,256', 'x · none · 1.5k')
+    """
+    round_size = vocab_size >= 1000 and vocab_size % 100 == 0
+    size = f"{vocab_size / 1000:g}k" if round_size else f"{vocab_size:,}"
     shown = preset_name(pattern) or pattern
     shown = shown if len(shown) <= 12 else "custom regex"
     return f"{source} · {shown} · {size}"
@@ -108,7 +138,19 @@ def model_cached(model_text: str) -> Tokenizer:
     return parse_model(model_text, source="the uploaded .model")
 
 
-@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
+def imported_cached(text_key: str, _text: str, _parsed: Tokenizer | None = None) -> Tokenizer:
+    """An imported tokenizer from its tokenizer.json text, keyed on the text's hash.
+
+    The loader passes the tokenizer it has just parsed as `_parsed`, so it is not read twice.
+    """
+    if _parsed is not None:
+        return _parsed
+    return parse_tokenizer_json(_text, source="the imported tokenizer.json")
+
+
+# subtle: a view of a bundled vocabulary holds up to 200,000 merges (~50 MB), so few are kept
+@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
 def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
     """The run's tokenizer at a smaller vocab size (the first merges), built once."""
     return _tokenizer.at_vocab_size(vocab_size)
@@ -160,7 +202,8 @@ def _int_param(name: str, default: int, low: int, high: int) -> int:
 def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     """Keep a run (renaming it if the name is taken); it becomes current at the next rerun.
 
-    A page that adds a run calls `st.rerun()` afterwards.
+    A page that adds a run calls `st.rerun()` afterwards. Bundled vocabularies keep
+    nothing in the session, so they do not count towards MAX_RUNS.
     """
     runs: dict[str, RunSpec] = st.session_state[RUNS_KEY]
     name, n = spec.name, 2
@@ -169,9 +212,11 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     spec = replace(spec, name=name)
     runs.pop(name, None)
     runs[name] = spec
-    st.session_state[TEXTS_KEY][spec.text_key] = texts
-    while len(runs) > MAX_RUNS:
-        runs.pop(next(iter(runs)))
+    if spec.kind not in NO_TEXTS:
+        st.session_state[TEXTS_KEY][spec.text_key] = texts
+    counted = [key for key, run in runs.items() if run.kind not in NO_TEXTS]  # oldest first
+    for oldest in counted[: max(0, len(counted) - MAX_RUNS)]:
+        del runs[oldest]
     _forget_unused_texts()
     st.session_state[PENDING_KEY] = name
     return spec
@@ -195,6 +240,12 @@ def current_spec() -> RunSpec:
 
 
 def texts_of(spec: RunSpec) -> tuple[str, ...]:
+    """A run's training documents; () for a tokenizer that was not trained here."""
+    return _documents(spec) if spec.kind in ("text", "word_counts") else ()
+
+
+def _documents(spec: RunSpec) -> tuple[str, ...]:
+    """What the session keeps for a run: its corpus, or the text of its loaded file."""
     return st.session_state[TEXTS_KEY].get(spec.text_key, ())
 
 
@@ -213,11 +264,45 @@ def train_spec(
     )
 
 
+def bundled_spec(name: str) -> RunSpec:
+    """The run of a bundled vocabulary ("gpt2", "cl100k_base", "o200k_base").
+
+    It loads the vocabulary (about 2 s for o200k_base the first time, then cached).
+    """
+    canonical = bundled_name(name) or name
+    tokenizer = load_bundled(canonical)  # BundledError names the vocabularies there are
+    title, source = BUNDLED_RUNS[canonical]
+    return RunSpec(
+        name=f"{title} · {canonical}",
+        source=source,
+        text_key=canonical,
+        vocab_size=tokenizer.vocab_size,
+        pattern=preset_name(tokenizer.pattern) or tokenizer.pattern,
+        special_tokens=tuple(tokenizer.special_tokens),
+        kind="bundled",
+    )
+
+
+def origin(spec: RunSpec) -> str:
+    """How a run without a history came here, for messages: "loaded from a .model file"."""
+    if spec.kind == "bundled":
+        return f"published by OpenAI ({spec.text_key}), not trained here"
+    if spec.kind == "imported":
+        return f"imported from {spec.source}"
+    return "loaded from a .model file"
+
+
 def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
     """The results of a run, training (once, cached) when needed."""
-    texts = texts_of(spec)
+    if spec.kind == "bundled":
+        return Run(spec, load_bundled(spec.text_key), None)
+    texts = _documents(spec)
+    if spec.kind in ("model", "imported") and not texts:
+        raise RunError(f"the file of {spec.name!r} is no longer in this session; load it again")
     if spec.kind == "model":
         return Run(spec, model_cached(texts[0]), None)
+    if spec.kind == "imported":
+        return Run(spec, imported_cached(spec.text_key, texts[0]), None)
     result = train_spec(spec, texts, progress)
     return Run(spec, result.tokenizer, result.history)
 

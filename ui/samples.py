@@ -69,3 +69,45 @@ DEFAULT_SAMPLE = "shakespeare"
 def sample_text(key: str) -> str:
     """The sample's text, byte for byte (no newline translation)."""
     return SAMPLES[key].path.read_bytes().decode("utf-8")
+
+
+# The Universal Declaration of Human Rights, preamble and articles 1-5, one file a language
+# (sample_texts/udhr/, see SOURCES.md), in the order of SOURCES.md: Latin and Cyrillic
+# scripts first, then the others.
+UDHR_DIR = SAMPLE_DIR / "udhr"
+UDHR_LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "ru": "Russian",
+    "el": "Greek",
+    "ar": "Arabic",
+    "he": "Hebrew",
+    "hi": "Hindi",
+    "bn": "Bengali",
+    "zh": "Chinese",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "th": "Thai",
+    "vi": "Vietnamese",
+    "tr": "Turkish",
+    "sw": "Swahili",
+    "am": "Amharic",
+    "ka": "Georgian",
+    "hy": "Armenian",
+    "ta": "Tamil",
+    "fa": "Persian",
+    "te": "Telugu",
+    "km": "Khmer",
+    "my": "Burmese",
+    "si": "Sinhala",
+}
+
+
+def udhr_texts() -> dict[str, str]:
+    """Each language's UDHR text by its name, byte for byte: `udhr_texts()["English"]`."""
+    return {
+        name: (UDHR_DIR / f"{code}.txt").read_bytes().decode("utf-8")
+        for code, name in UDHR_LANGUAGES.items()
+    }

@@ -20,6 +20,7 @@ from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 MAX_RENDERED_TOKENS = 10_000  # coloured spans drawn per text; counts cover everything
 EXCERPT_CHARS = 1_500
+TRAINED_KINDS = ("text", "word_counts")  # runs whose documents are a training corpus
 COLOR_LABELS = {"id": "Token id", "rank": "Merge rank", "length": "Length in bytes"}
 COLOR_HELP = {
     "id": "Each token id has its own colour: the same token always looks the same.",
@@ -133,8 +134,8 @@ def default_sample_excerpt(limit: int = EXCERPT_CHARS, *, avoid: str = "") -> st
 
 
 def corpus_excerpt(kind: str, texts: Sequence[str], limit: int = EXCERPT_CHARS) -> str:
-    """The start of a run's training text; a sample for a loaded .model (it has no corpus)."""
-    if kind == "model" or not texts:
+    """The start of a run's training text; a sample for a loaded or bundled one (no corpus)."""
+    if kind not in TRAINED_KINDS or not texts:
         return default_sample_excerpt(limit)
     head: list[str] = []
     for text in texts:  # only as many documents as the excerpt needs
@@ -206,19 +207,28 @@ def show_token_column(
     num_merges: int,
     previous: int | None = None,
     limit: int = 2_000,
+    label: str = "Tokens",
+    baseline: str | None = None,
 ) -> int:
     """A text's token count (with the change from `previous`) above its coloured tokens.
 
     For side-by-side columns; returns the count for the next column to compare with.
+    `baseline` labels the column the others are compared with, where a change would be.
     """
     encoded = encode_cached(tokenizer, run_key, vocab_size, text)
     tokens = encoded.stats.tokens
+    change = None if previous is None else f"{tokens - previous:+,} tokens"
     st.metric(
-        "Tokens",
+        label,
         fmt_int(tokens),
-        None if previous is None else f"{tokens - previous:+,} tokens",
-        delta_color="inverse",
+        change or baseline,
+        delta_color="inverse" if change else "off",
+        delta_arrow="auto" if change else "off",
         help=f"{fmt_ratio(encoded.stats.bytes_per_token)} bytes per token",
+    )
+    st.caption(
+        f"{fmt_ratio(encoded.stats.bytes_per_token)} bytes per token · "
+        f"{fmt_int(encoded.stats.bytes)} bytes"
     )
     page = tokens_html_cached(
         tokenizer, run_key, vocab_size, text, color_by=color_by, num_merges=num_merges, limit=limit

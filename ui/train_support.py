@@ -11,17 +11,24 @@ No Streamlit calls here: plain functions over the engine and pandas, tested with
 from __future__ import annotations
 
 import contextvars
+import hashlib
 import html
+import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 import regex
 
 from explorer import FormatError, MergeHistory, Tokenizer, parse_model
+from explorer.bundled import BUNDLED
 from explorer.corpus import CorpusError, parse_word_counts
-from explorer.formats import decode_utf8, model_text, parse_merges_json
+from explorer.exports import tiktoken_text, tokenizer_json
+from explorer.formats import decode_utf8, model_text, parse_merges_json, vocab_text
+from explorer.history_file import history_json
+from explorer.imports import parse_gpt2, parse_tiktoken
+from explorer.imports_hf import parse_tokenizer_json
 from explorer.pretokenize import PRESETS, compile_pattern, preset_name, resolve_pattern
 from explorer.render import render_token, token_colors
 from ui.runs import MAX_APP_VOCAB_SIZE, RunSpec, run_name, text_key
@@ -186,24 +193,35 @@ def model_upload(name: str, data: bytes) -> tuple[RunSpec, str]:
     malformed file raises FormatError naming the line or key at fault; an empty or
     non-UTF-8 one, InputError.
     """
-    text = decode_upload(name, data)
-    if name.casefold().endswith(".json"):
+    loaded = _model_file(
+        name, decode_upload(name, data), json_file=name.casefold().endswith(".json")
+    )
+    return loaded.spec, loaded.texts[0]
+
+
+def _model_file(name: str, text: str, *, json_file: bool) -> Loaded:
+    if json_file:
         tokenizer = merges_upload(name, text)
         text = model_text(tokenizer)  # the run keeps .model text, as for a .model file
     else:
         tokenizer = parse_model(text, source=name)
+    return _loaded(name, name, text, tokenizer, "model")
+
+
+def _loaded(stem_of: str, source: str, text: str, tokenizer: Tokenizer, kind: str) -> Loaded:
+    """A loaded tokenizer as a run of `kind` that keeps `text` as its one document."""
     pattern = preset_name(tokenizer.pattern) or tokenizer.pattern
-    stem = name.rsplit(".", 1)[0] or name
+    stem = stem_of.rsplit(".", 1)[0].removesuffix(".tokenizer") or stem_of  # x.tokenizer.json
     spec = RunSpec(
         name=run_name(stem, pattern, tokenizer.vocab_size),
-        source=name,
+        source=source,
         text_key=text_key((text,)),
         vocab_size=tokenizer.vocab_size,
         pattern=pattern,
         special_tokens=tuple(tokenizer.special_tokens),
-        kind="model",
+        kind=kind,
     )
-    return spec, text
+    return Loaded(spec, (text,), tokenizer)
 
 
 def merges_upload(name: str, text: str) -> Tokenizer:
@@ -214,9 +232,230 @@ def merges_upload(name: str, text: str) -> Tokenizer:
         raise FormatError(f"{name}: {exc}") from None
 
 
+# --- tokenizers made elsewhere: tokenizer.json, .tiktoken, GPT-2's two files ----------------
+
+LOADER_TYPES = ["model", "json", "tiktoken", "bpe", "txt"]
+AUTO = "auto"
+TIKTOKEN_PATTERNS = (AUTO, "gpt4", "o200k", "gpt2", "none")
+TIKTOKEN_LABELS = {
+    AUTO: "From the file name (cl100k → gpt4, o200k → o200k, r50k / p50k → gpt2; else gpt4)",
+    "gpt4": "gpt4: GPT-4's regex (cl100k)",
+    "o200k": "o200k: GPT-4o's regex",
+    "gpt2": "gpt2: GPT-2's regex",
+    "none": "none: the text is one chunk",
+}
+_NAME_HINTS = (("o200k", "o200k"), ("cl100k", "gpt4"), ("r50k", "gpt2"), ("p50k", "gpt2"))
+_NAME_HINTS += (("gpt2", "gpt2"),)
+_MERGE_KEY = regex.compile(r"\(\s*[0-9]+\s*,\s*[0-9]+\s*\)")
+_TIKTOKEN_LINE = regex.compile(r"[A-Za-z0-9+/]+=*[ \t]+[0-9]+")
+GPT2_FILES = ("encoder_json", "vocab_bpe")
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A tokenizer read from files: its run, the run's documents, and the tokenizer."""
+
+    spec: RunSpec
+    texts: tuple[str, ...]
+    tokenizer: Tokenizer
+
+
+def file_kind(name: str, text: str) -> str:
+    """What a tokenizer file holds, from its name and then its first line or its JSON.
+
+    One of "model", "merges_json", "tokenizer_json", "tiktoken", "encoder_json", "vocab_bpe".
+
+    >>> file_kind("a.model", ""), file_kind("cl100k_base.tiktoken", ""), file_kind("x", "#version")
+    ('model', 'tiktoken', 'vocab_bpe')
+    >>> file_kind("x.json", '{"model": {}}'), file_kind("x.json", '{"(97, 97)": 256}')
+    ('tokenizer_json', 'merges_json')
+    """
+    lower = name.casefold()
+    first = text.removeprefix("\ufeff").lstrip().split("\n", 1)[0].strip()
+    if lower.endswith(".model") or first in ("minbpe v1", "bpe v1"):
+        return "model"
+    if lower.endswith(".tiktoken"):
+        return "tiktoken"
+    if lower.endswith((".bpe", "merges.txt")) or first.startswith("#version"):
+        return "vocab_bpe"
+    if lower.endswith(".json") or first.startswith(("{", "[")):
+        return _json_kind(lower, text)
+    if _TIKTOKEN_LINE.fullmatch(first):
+        return "tiktoken"
+    raise InputError(
+        f"{name}: this is not a tokenizer file the explorer can tell: load a minbpe .model, "
+        "a merges JSON, a Hugging Face tokenizer.json, a tiktoken .tiktoken file, or GPT-2's "
+        "encoder.json and vocab.bpe together."
+    )
+
+
+def _json_kind(name: str, text: str) -> str:
+    """Which JSON tokenizer file this is; unreadable JSON goes by the name."""
+    named_vocab = "encoder" in name or "vocab" in name
+    try:
+        value = json.loads(text.removeprefix("\ufeff"))
+    except ValueError:
+        value = None
+        if "tokenizer" in name:
+            return "tokenizer_json"
+        return "encoder_json" if named_vocab else "merges_json"
+    if not isinstance(value, dict):
+        return "merges_json"
+    if isinstance(value.get("model"), dict):  # GPT-2's encoder.json has a token "model"
+        return "tokenizer_json"
+    first = next(iter(value), "")
+    if not _MERGE_KEY.fullmatch(first) and (named_vocab or len(value) >= 256):
+        return "encoder_json"
+    return "merges_json"
+
+
+def tokenizer_uploads(
+    files: Sequence[tuple[str, bytes]], *, tiktoken_pattern: str = AUTO
+) -> list[Loaded]:
+    """The tokenizers in uploaded files, one per file (GPT-2's two files make one).
+
+    .model files and merges JSON become "model" runs; the rest become "imported" runs
+    that keep tokenizer.json text. A .tiktoken file holds no pattern: `tiktoken_pattern`
+    names one, or AUTO guesses it from the file. Raises the first file's error:
+    FormatError (from the engine, naming the file and line) or InputError.
+    """
+    kinds = [(name, text, file_kind(name, text)) for name, text in _decoded(files)]
+    loaded = [_load_file(name, text, kind, tiktoken_pattern) for name, text, kind in kinds]
+    gpt2 = [(name, text, kind) for name, text, kind in kinds if kind in GPT2_FILES]
+    return [item for item in loaded if item is not None] + ([gpt2_upload(gpt2)] if gpt2 else [])
+
+
+def _decoded(files: Sequence[tuple[str, bytes]]) -> list[tuple[str, str]]:
+    return [(name, decode_upload(name, data)) for name, data in files]
+
+
+def _load_file(name: str, text: str, kind: str, tiktoken_pattern: str) -> Loaded | None:
+    """One file's tokenizer; None for half of GPT-2's pair (gpt2_upload reads those)."""
+    if kind in ("model", "merges_json"):
+        return _model_file(name, text, json_file=kind == "merges_json")
+    if kind == "tokenizer_json":
+        return _loaded(name, name, text, parse_tokenizer_json(text, source=name), "imported")
+    if kind == "tiktoken":
+        pattern, specials = tiktoken_settings(name, text, tiktoken_pattern)
+        tokenizer = parse_tiktoken(text, pattern=pattern, special_tokens=specials, source=name)
+        return _loaded(name, name, tokenizer_json(tokenizer), tokenizer, "imported")
+    return None
+
+
+def gpt2_upload(files: Sequence[tuple[str, str, str]]) -> Loaded:
+    """GPT-2's encoder.json and vocab.bpe, uploaded together, as one imported tokenizer."""
+    encoders = [(name, text) for name, text, kind in files if kind == "encoder_json"]
+    merges = [(name, text) for name, text, kind in files if kind == "vocab_bpe"]
+    if len(encoders) != 1 or len(merges) != 1:
+        names = ", ".join(name for name, _, _ in files)
+        raise InputError(
+            f"GPT-2's format is two files, encoder.json (token → id) and vocab.bpe (the "
+            f"merges); upload one of each together (got {names})."
+        )
+    (encoder_name, encoder), (bpe_name, bpe) = encoders[0], merges[0]
+    tokenizer = parse_gpt2(encoder, bpe, sources=(encoder_name, bpe_name))
+    source = f"{encoder_name} + {bpe_name}"
+    return _loaded(encoder_name, source, tokenizer_json(tokenizer), tokenizer, "imported")
+
+
+def tiktoken_settings(name: str, text: str, choice: str = AUTO) -> tuple[str, dict[str, int]]:
+    """The pattern and special tokens for a .tiktoken file, which holds neither.
+
+    OpenAI's own files (by sha256) get their published special tokens, and with AUTO
+    their pattern; otherwise AUTO goes by the name: `cl100k` → gpt4, `o200k` → o200k.
+    """
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    official = next((b for b in BUNDLED.values() if b.files[0][1] == digest), None)
+    specials = dict(official.special_tokens) if official else {}
+    if choice != AUTO:
+        return resolve_pattern(choice), specials
+    if official is not None:
+        return official.pattern, specials
+    lower = name.casefold()
+    preset = next((preset for hint, preset in _NAME_HINTS if hint in lower), "gpt4")
+    return PRESETS[preset], specials
+
+
+# --- downloads -----------------------------------------------------------------------------
+
+EAGER_EXPORT_MERGES = 60_000  # up to this, exports are tried before they are offered
+EXPORT_NAMES = {"model": ".model", "tokenizer_json": "tokenizer.json", "tiktoken": ".tiktoken"}
+
+
+@dataclass(frozen=True)
+class Download:
+    """One download button's file: data is text, or a function that makes it when clicked."""
+
+    key: str  # the widget key's end: train_download_<key>
+    label: str
+    data: str | Callable[[], str]
+    file_name: str
+    mime: str = "text/plain"
+
+
+def download_files(
+    tokenizer: Tokenizer,
+    stem: str,
+    log: pd.DataFrame,
+    history: MergeHistory | None,
+    problems: dict[str, str],
+) -> list[Download]:
+    """The merge log, the tokenizer as .model, .vocab, tokenizer.json and .tiktoken, and the
+    history when there is one; a format with a problem (see export_problems) has no data."""
+    model = "" if problems.get("model") else model_text(tokenizer)  # cheap: made now
+    files = [
+        Download("csv", "Merge log (.csv)", lambda: log_csv(log), f"{stem}-merges.csv", "text/csv"),
+        Download("model", "Tokenizer (.model)", model, f"{stem}.model"),
+        Download("vocab", "Vocabulary (.vocab)", lambda: vocab_text(tokenizer), f"{stem}.vocab"),
+        Download(
+            "tokenizer_json",
+            "Hugging Face (tokenizer.json)",
+            lambda: tokenizer_json(tokenizer),
+            f"{stem}.tokenizer.json",
+            "application/json",
+        ),
+        Download(
+            "tiktoken", "tiktoken (.tiktoken)", lambda: tiktoken_text(tokenizer), f"{stem}.tiktoken"
+        ),
+    ]
+    if history is not None:
+        files.append(
+            Download(
+                "json",
+                "History (.json)",
+                lambda: history_json(history),
+                f"{stem}-history.json",
+                "application/json",
+            )
+        )
+    return files
+
+
+def export_problems(tokenizer: Tokenizer) -> dict[str, str]:
+    """Why each file format cannot hold the tokenizer ("" when it can), by format.
+
+    Past EAGER_EXPORT_MERGES merges the tokenizer.json and .tiktoken exports are not
+    tried here (a second or more each): they are made when clicked.
+
+    >>> shuffled = Tokenizer([], byte_ids=[1, 0, *range(2, 256)])
+    >>> export_problems(shuffled)["model"][:44]
+    "this tokenizer numbers the bytes in GPT-2's "
+    """
+    writers: dict[str, Callable[[Tokenizer], str]] = {"model": model_text}
+    if len(tokenizer.merges) <= EAGER_EXPORT_MERGES:
+        writers |= {"tokenizer_json": tokenizer_json, "tiktoken": tiktoken_text}
+    problems = dict.fromkeys(("model", "tokenizer_json", "tiktoken"), "")
+    for fmt, write in writers.items():
+        try:
+            write(tokenizer)
+        except FormatError as exc:
+            problems[fmt] = str(exc)
+    return problems
+
+
 def sample_of(spec: RunSpec) -> Sample | None:
     """The bundled sample a run was trained on, if it was."""
-    if spec.kind == "model":
+    if spec.kind not in ("text", "word_counts"):
         return None
     return next((s for s in SAMPLES.values() if s.title == spec.source), None)
 

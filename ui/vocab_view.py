@@ -17,9 +17,21 @@ import pandas as pd
 import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, render_token
-from explorer.lineage import descendants, lineage_dot, vocab_entries
+from explorer.lineage import (
+    LineageError,
+    all_ids,
+    descendant_counts,
+    descendants,
+    dot_escape,
+    lineage_dot,
+    parents,
+)
+from explorer.render import VISIBLE_WHITESPACE
 
 MAX_CHOICES = 1000  # tokens offered in the chooser; searching narrows the rest
+MAX_TABLE_ROWS = 10_000  # rows sent to the browser; sorting and searching see them all
+EAGER_DESCENDANTS = 60_000  # up to this many tokens, descendants are counted at once
+MAX_BUILD_TOKENS = 16  # tokens of a typed text drawn as one graph
 MAX_CHIPS = 80  # descendants drawn; the rest are counted
 MAX_POINTS = 4000  # tokens drawn in the length-by-step chart
 FILTERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
@@ -72,13 +84,15 @@ COLUMNS = {  # how the table shows each column
 }
 
 
-def shown_columns(*, known: bool, counts: bool) -> list[str]:
-    """The table's columns, without those whose values are unknown for this run."""
+def shown_columns(*, known: bool, counts: bool, descendants: bool = True) -> list[str]:
+    """The table's columns, without those whose values are unknown (or not counted yet)."""
     columns = ["id", "token", "length", "parents", "step", "count", "uses", "descendants"]
     columns += ["intermediate", "kind"]
     hidden = set() if known else {"uses", "intermediate"}
     if not counts:
         hidden.add("count")
+    if not descendants:
+        hidden.add("descendants")
     return [column for column in columns if column not in hidden]
 
 
@@ -94,44 +108,148 @@ def usage_known(history: MergeHistory | None, vocab_size: int) -> bool:
     )
 
 
-@st.cache_data(max_entries=8, ttl="6h", show_spinner="Building the vocabulary table…")
+# subtle: a resource, not data: a 200,000-row table would be copied on every rerun. It is
+# shared by all sessions, so callers never change it (filters and assign make copies).
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner="Building the vocabulary table…")
 def vocab_table(
     _tokenizer: Tokenizer, _history: MergeHistory | None, run_key: str, vocab_size: int
 ) -> pd.DataFrame:
     """Every token of the tokenizer as a row; counts and uses are empty when unknown.
 
-    run_key and vocab_size name the tokenizer (the view of the run at that size).
+    run_key and vocab_size name the tokenizer (the view of the run at that size). The
+    descendants column is added by `with_descendants`, as counting them takes seconds
+    for a 200,000-token vocabulary.
     """
-    entries = vocab_entries(_tokenizer, _history)
-    known = usage_known(_history, vocab_size)
-    steps = _history.steps if _history is not None else ()
-    vocab = _tokenizer.vocab
-    rows = [
+    tokenizer, history = _tokenizer, _matching(_tokenizer, _history)
+    ids = all_ids(tokenizer)
+    tokens = [tokenizer.token_bytes(i) for i in ids]
+    shown = [render(token) for token in tokens]
+    merges, specials = tokenizer.merges, len(ids) - tokenizer.vocab_size
+    none_bytes, none_specials = [None] * 256, [None] * specials
+    steps = [*none_bytes, *range(len(merges)), *none_specials]
+    known = usage_known(history, vocab_size)
+    usage = history.token_usage if history is not None and known else None
+    table = pd.DataFrame(
         {
-            "id": e.id,
-            "token": render(e.token),
-            "plain": e.token.decode("utf-8", errors="replace"),
-            "length": e.length,
-            "parents": ""
-            if e.left is None
-            else f"'{render(vocab[e.left])}' + '{render(vocab[e.right])}'",
-            "left": e.left,
-            "right": e.right,
-            "step": e.step,
-            "count": e.count,
-            "merged": steps[e.step].merged if e.step is not None and e.count is not None else None,
-            "uses": e.uses if known else None,
-            "descendants": e.descendants,
-            "intermediate": e.intermediate_only if known else None,
-            "kind": "special" if e.is_special else "byte" if e.step is None else "merge",
+            "id": ids,
+            "token": shown,
+            "plain": [token.decode("utf-8", errors="replace") for token in tokens],
+            "length": [len(token) for token in tokens],
+            "parents": [*[""] * 256, *(f"'{shown[a]}' + '{shown[b]}'" for a, b in merges)]
+            + [""] * specials,
+            "left": [*none_bytes, *(a for a, _ in merges), *none_specials],
+            "right": [*none_bytes, *(b for _, b in merges), *none_specials],
+            "step": steps,
+            "count": _step_values(history, steps, "count"),
+            "merged": _step_values(history, steps, "merged"),
+            "uses": [usage.get(i, 0) for i in ids] if usage is not None else None,
+            "intermediate": [s is not None and usage.get(i, 0) == 0 for i, s in zip(ids, steps)]
+            if usage
+            else None,
+            "kind": ["byte"] * 256 + ["merge"] * len(merges) + ["special"] * specials,
         }
-        for e in entries
-    ]
-    table = pd.DataFrame(rows)
+    )
     for column in ("left", "right", "step", "count", "merged", "uses"):
         table[column] = table[column].astype("Int64")
     table["intermediate"] = table["intermediate"].astype("boolean")
     return table
+
+
+def _matching(tokenizer: Tokenizer, history: MergeHistory | None) -> MergeHistory | None:
+    """The history cut to the tokenizer's merges; a LineageError if they are not its own."""
+    if history is None:
+        return None
+    history = history.truncated(tokenizer.vocab_size)
+    if history.merges != tokenizer.merges:
+        raise LineageError(
+            "this history's merges are not the tokenizer's: pass the history it was trained with"
+        )
+    return history
+
+
+def _step_values(history: MergeHistory | None, steps: list[int | None], field: str) -> list:
+    """A MergeStep field for each merged token's step; None for bytes, specials, no history."""
+    if history is None:
+        return [None] * len(steps)
+    return [None if s is None else getattr(history.steps[s], field) for s in steps]
+
+
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner="Counting every token's descendants…")
+def descendant_counts_cached(
+    _tokenizer: Tokenizer, run_key: str, vocab_size: int
+) -> dict[int, int]:
+    """How many tokens were built from each token (seconds for 200,000 tokens; once)."""
+    return descendant_counts(_tokenizer)
+
+
+def with_descendants(table: pd.DataFrame, counts: Mapping[int, int]) -> pd.DataFrame:
+    """A copy of the table with its descendants column (the cached table stays as it is).
+
+    >>> with_descendants(pd.DataFrame({"id": [97, 256]}), {97: 1, 256: 0})["descendants"].tolist()
+    [1, 0]
+    """
+    return table.assign(descendants=table["id"].map(counts).astype("Int64"))
+
+
+def typed_text(query: str, *, leading_space: bool) -> str:
+    """The text a search stands for: the table's symbols (· ↵ →) read back as whitespace,
+    and a space in front when asked (as a word has in running text) and none is there.
+
+    >>> typed_text("indivisible", leading_space=True), typed_text("·the", leading_space=True)
+    (' indivisible', ' the')
+    """
+    for char, symbol in VISIBLE_WHITESPACE.items():
+        query = query.replace(symbol, char)
+    if leading_space and not query[:1].isspace():
+        query = " " + query
+    return query
+
+
+@st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
+def encode_typed(_tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str) -> list[int]:
+    """How the tokenizer writes a typed text, special tokens read as plain text."""
+    return _tokenizer.encode_ordinary(text)
+
+
+def text_lineage_dot(
+    tokenizer: Tokenizer, text: str, ids: Sequence[int], *, label: Callable[[bytes], str]
+) -> str:
+    r"""Graphviz DOT for how a text is built: its tokens under it, each down to its bytes.
+
+    As `explorer.lineage.lineage_dot`, with the text itself on top (node `text`).
+
+    >>> dot = text_lineage_dot(Tokenizer([(97, 97)]), "aab", [256, 98], label=bytes.decode)
+    >>> [line.strip() for line in dot.splitlines() if "->" in line][:4]
+    ['t97 -> t256;', 't97 -> t256;', 't256 -> text;', 't98 -> text;']
+    """
+    order: dict[int, None] = {}
+    stack = list(reversed(ids))
+    while stack:  # preorder, left part first, so the bytes come out in reading order
+        token_id = stack.pop()
+        if token_id not in order:
+            order[token_id] = None
+            stack.extend(reversed(parents(tokenizer, token_id) or ()))
+    lines = [
+        "digraph build {",
+        '  graph [rankdir=BT, ordering=in, nodesep=0.15, ranksep=0.3, bgcolor="transparent"];',
+        '  node [shape=box, style="rounded,filled", fontname="monospace", fontsize=11,'
+        ' height=0.3, margin="0.08,0.03", fillcolor="#e8f0fe", color="#5f6368"];',
+        '  edge [arrowsize=0.5, color="#9aa0a6"];',
+        f'  text [label="{dot_escape(label(text.encode("utf-8", "surrogatepass")))}",'
+        ' fillcolor="#fde293", penwidth=2];',
+    ]
+    for token_id in order:
+        node = dot_escape(f"{label(tokenizer.token_bytes(token_id))}\n{token_id}")
+        fill = ', fillcolor="#f1f3f4"' if parents(tokenizer, token_id) is None else ""
+        lines.append(f'  t{token_id} [label="{node}"{fill}];')
+    for token_id in order:
+        lines.extend(f"  t{part} -> t{token_id};" for part in parents(tokenizer, token_id) or ())
+    lines.extend(f"  t{token_id} -> text;" for token_id in ids)
+    leaves = [f"t{token_id}" for token_id in order if parents(tokenizer, token_id) is None]
+    if len(leaves) > 1:
+        lines.append(f"  {{ rank=same; {' -> '.join(leaves)} [style=invis]; }}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
 
 
 def query_id(query: str) -> int | None:
@@ -162,11 +280,14 @@ def select_rows(table: pd.DataFrame, query: str, filter_name: str, sort_name: st
     return order.drop(columns="_miss")
 
 
-def default_token(rows: pd.DataFrame, query: str) -> int | None:
-    """The token to show first: the top search hit, else the longest merged token.
+def default_token(rows: pd.DataFrame, query: str, typed: Sequence[int] = ()) -> int | None:
+    """The token to show first: the typed text when it is one token, the top search hit,
+    the first token of the typed text when nothing matches, else the longest merged token.
 
     Ties go to the latest token; rows without a merged token give their longest.
     """
+    if len(typed) == 1 or (rows.empty and typed):
+        return int(typed[0])
     if rows.empty:
         return None
     if query.strip():
