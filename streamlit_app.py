@@ -58,8 +58,9 @@ def run_summary(run: Run) -> str:
     pattern = pattern if len(pattern) <= 20 else "custom regex"
     merges = trained_vocab_size(run) - 256
     summary = f"**{spec.source}** · pattern `{pattern}` · {merges:,} merges"
-    if run.history is not None and run.history.stop_reason is not StopReason.VOCAB_SIZE_REACHED:
-        summary += f" · stopped early: {run.history.stop_reason.describe()}"
+    stopped = run.history.stop_reason.value if run.history is not None else None
+    if stopped not in (None, StopReason.VOCAB_SIZE_REACHED.value):
+        summary += f" · stopped early: {StopReason(stopped).describe()}"
     return summary
 
 

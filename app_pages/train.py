@@ -133,7 +133,8 @@ def text_source() -> None:
             "Text files (each file is one document)",
             accept_multiple_files=True,
             key="train_upload",
-            help="Any UTF-8 text: plain text, Markdown, code, CSV, JSON…",
+            help=f"Any UTF-8 text, up to {st.get_option('server.maxUploadSize')} MB a file: "
+            "plain text, Markdown, code, CSV, JSON…",
         )
     elif source == "paste":
         st.text_area(

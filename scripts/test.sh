@@ -11,6 +11,16 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 
+# the browser tests drive Debian's chromium (without it they skip, or fail under CI=true)
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
+    && [ "$(id -u)" = 0 ]; then
+    echo "Installing Debian's chromium for the browser tests (apt-get install chromium)"
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+        >/dev/null 2>&1; then
+        echo "Could not install chromium; the browser tests will say so" >&2
+    fi
+fi
+
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/python -m pytest "$@"

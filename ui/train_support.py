@@ -497,8 +497,13 @@ def file_stem(spec: RunSpec) -> str:
 
 
 def sentence(message: str) -> str:
-    """An engine message as a sentence: `sentence("invalid regex")` is "Invalid regex"."""
-    return message[:1].upper() + message[1:]
+    """An engine message as a sentence: `sentence("invalid regex")` is "Invalid regex".
+
+    A message that starts with a file name keeps it as it is:
+    `sentence("notes.txt is empty")` is "notes.txt is empty".
+    """
+    first_word = message.split(" ", 1)[0]
+    return message[:1].upper() + message[1:] if first_word.isalpha() else message
 
 
 def markdown_text(text: str) -> str:

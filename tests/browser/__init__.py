@@ -1,0 +1,1 @@
+"""The real-browser suite: Debian's chromium driving a Streamlit server on a free port."""

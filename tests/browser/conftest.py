@@ -1,0 +1,330 @@
+"""Fixtures of the real-browser suite: a Streamlit server on a free port, Debian's chromium.
+
+pytest-playwright provides `page` (a fresh browser context per test, so a fresh Streamlit
+session); this file points it at /usr/bin/chromium, starts one server for the whole run,
+and has the helpers the journeys share: wait until Streamlit is idle, follow a sidebar
+link, read the sidebar's tokenizer, commit a text area.
+
+Without /usr/bin/chromium the tests skip, except under CI=true, where they fail: CI must
+run them (scripts/test.sh installs chromium when it can).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+]
+MISSING_CHROMIUM = "Debian's chromium is missing: apt-get install chromium"
+ARTIFACTS = ROOT / "artifacts" / "browser"
+VIEWPORT = {"width": 1400, "height": 1000}
+STARTUP_SECONDS = 60
+IDLE_SECONDS = 60  # the longest a page may keep running before a helper gives up
+QUIET_SECONDS = 1.0  # no script running for this long: Streamlit has settled
+SAMPLE_TOKENIZER = "Shakespeare · gpt4 · 2k"  # the tokenizer every new session opens on
+expect.set_options(timeout=20_000)  # a loaded 2-core machine can take more than the 5 s default
+
+
+def require_chromium() -> None:
+    """Skip without Debian's chromium; under CI=true, fail, since CI must run these tests."""
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(MISSING_CHROMIUM, pytrace=False)
+    pytest.skip(MISSING_CHROMIUM)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest-playwright 0.10's own base_url fixture trips a pytest 9 deprecation warning
+    config.addinivalue_line(
+        "filterwarnings", "ignore:Session-scoped fixtures defined as instance methods"
+    )
+
+
+# --- the server --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running `streamlit run streamlit_app.py`, its address and its log."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def healthy(self, timeout: float = 5) -> bool:
+        """Whether /_stcore/health answers "ok" now."""
+        health = f"{self.url}_stcore/health"
+        try:
+            with urllib.request.urlopen(health, timeout=timeout) as answer:
+                return answer.status == 200 and answer.read().strip() == b"ok"
+        except OSError:
+            return False
+
+    def peak_rss_bytes(self) -> int:
+        """The server's peak resident memory (VmHWM in /proc/<pid>/status)."""
+        return _proc_status_kib(self.process.pid, "VmHWM") * 1024
+
+    def log_tail(self, chars: int = 4000) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
+
+
+def _proc_status_kib(pid: int, field: str) -> int:
+    """A `kB` field of /proc/<pid>/status: `_proc_status_kib(pid, "VmRSS")`."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name == field:
+            return int(value.split()[0])
+    raise ValueError(f"/proc/{pid}/status has no {field} line; is this Linux?")
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (the kernel picks it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(log: Path) -> Server:
+    """Start the app on a free port and wait for /_stcore/health; fail with its log if not."""
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py"]
+    command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
+    command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    # the code as it was at start: a source file saved mid-run (an editor, a checkout)
+    # would otherwise make Streamlit reload modules under the running sessions
+    command += ["--server.fileWatcherType", "none"]
+    with log.open("wb") as sink:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT
+        )
+    server = Server(process, port, log)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline and process.poll() is None:
+        if server.healthy(timeout=2):
+            return server
+        time.sleep(0.3)
+    stop_server(server)
+    pytest.fail(
+        f"the Streamlit server did not answer /_stcore/health within {STARTUP_SECONDS} s "
+        f"(exit code {process.returncode}); its log:\n{server.log_tail()}",
+        pytrace=False,
+    )
+
+
+def stop_server(server: Server) -> None:
+    """Terminate, wait, and kill if it will not stop."""
+    if server.process.poll() is not None:
+        return
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the whole browser suite; each test's new context is a new session."""
+    require_chromium()  # no browser, no need for a server
+    server = start_server(tmp_path_factory.mktemp("streamlit") / "server.log")
+    yield server
+    stop_server(server)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test shows the end of the server's log."""
+    report = yield
+    server = getattr(item, "funcargs", {}).get("streamlit_server")
+    if report.failed and isinstance(server, Server) and server.log.exists():
+        report.sections.append(("streamlit server log (tail)", server.log_tail()))
+    return report
+
+
+# --- the browser (pytest-playwright's fixtures, pointed at Debian's chromium) -------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    require_chromium()
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "headless": True,
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": VIEWPORT, "accept_downloads": True}
+
+
+@pytest.fixture
+def dialogs(page: Page) -> list[str]:
+    """Every alert, confirm or prompt the page opens (dismissed at once); should stay empty."""
+    opened: list[str] = []
+
+    def record(dialog: Any) -> None:
+        opened.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", record)
+    return opened
+
+
+@pytest.fixture
+def app(page: Page, streamlit_server: Server, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The app's first page in a new session, trained sample shown; a screenshot afterwards.
+
+    The screenshot goes to artifacts/browser/<test name>.png, passed or failed.
+    """
+    page.set_default_timeout(IDLE_SECONDS * 1000)
+    page.goto(streamlit_server.url)
+    wait_until_idle(page)
+    expect(sidebar_tokenizer_input(page)).to_have_value(SAMPLE_TOKENIZER)
+    yield page
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.originalname}.png"), full_page=True)
+
+
+# --- helpers the journeys share ----------------------------------------------------------
+
+
+BUSY = '[data-testid="stStatusWidget"], [data-stale="true"]'  # signs that a script runs
+
+
+def wait_until_idle(page: Page, timeout_s: float = IDLE_SECONDS) -> None:
+    """Wait until Streamlit has drawn the page and no script has run for QUIET_SECONDS.
+
+    While a script runs, elements it has not redrawn yet are marked stale, and after
+    500 ms Streamlit shows its status widget; a rerun may start a moment after the click
+    that asked for it, hence the quiet period rather than one look.
+    """
+    page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=timeout_s * 1000)
+    busy = page.locator(BUSY)
+    deadline = time.monotonic() + timeout_s
+    quiet_since: float | None = None
+    while time.monotonic() < deadline:
+        if busy.count() > 0:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= QUIET_SECONDS:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"Streamlit was still running a script after {timeout_s:.0f} s")
+
+
+def main_area(page: Page) -> Locator:
+    """The page's own content, without the sidebar."""
+    return page.locator('[data-testid="stMain"]')
+
+
+def keyed(page: Page, key: str) -> Locator:
+    """The element of a widget by its key (Streamlit gives its container class st-key-KEY)."""
+    return page.locator(f".st-key-{key}")
+
+
+def grid_cells(area: Locator) -> list[str]:
+    """The text of the cells st.dataframe draws (its grid is a canvas; these back it).
+
+    Only the rows in view are there: scroll or search to bring others in.
+    """
+    cells = area.locator('[data-testid="stDataFrame"] [role="gridcell"]')
+    expect(cells.first).to_be_attached()
+    return cells.all_text_contents()
+
+
+def go_to(page: Page, title: str) -> None:
+    """Follow a sidebar link (a reload would start a new session) and wait for the page."""
+    link = page.locator('[data-testid="stSidebarNavLink"]', has_text=title)
+    link.click()
+    expect(link).to_have_attribute("aria-current", "page")
+    wait_until_idle(page)
+
+
+def sidebar_tokenizer_input(page: Page) -> Locator:
+    return page.locator('[data-testid="stSidebar"] input[aria-label="Tokenizer"]')
+
+
+def sidebar_tokenizer(page: Page) -> str:
+    """The name of the tokenizer every page shows (the sidebar's choice)."""
+    return sidebar_tokenizer_input(page).input_value()
+
+
+def sidebar_tokenizers(page: Page) -> list[str]:
+    """Every tokenizer the session has, as the sidebar's menu lists them."""
+    sidebar_tokenizer_input(page).click()
+    options = page.get_by_role("option")
+    expect(options.first).to_be_visible()
+    names = [name.strip() for name in options.all_inner_texts()]
+    page.keyboard.press("Escape")
+    expect(options).to_have_count(0)
+    return names
+
+
+def set_text_area(area: Locator, text: str) -> None:
+    """Type into a Streamlit text area and commit it (Ctrl+Enter), as a user would."""
+    area.fill(text)
+    area.press("Control+Enter")
+
+
+def choose_radio(page: Page, key: str, label: str) -> None:
+    """Pick a radio option of the widget with this key, and wait for the rerun."""
+    keyed(page, key).get_by_text(label, exact=True).click()
+    wait_until_idle(page)
+
+
+def train_pasted(page: Page, text: str, vocab_size: int, pattern: str = "gpt4") -> str:
+    """On Train: paste a text, set the vocab size and pattern, train; returns the run's name."""
+    choose_radio(page, "train_source", "Paste text")
+    set_text_area(keyed(page, "train_paste").locator("textarea"), text)
+    vocab = keyed(page, "train_vocab").locator("input")
+    vocab.fill(str(vocab_size))
+    vocab.press("Enter")
+    wait_until_idle(page)
+    if pattern != "gpt4":
+        choose_option(page, "train_pattern", pattern)
+    click_train(page)
+    name = f"Pasted text · {pattern} · {vocab_size}"
+    expect(sidebar_tokenizer_input(page)).to_have_value(name)
+    return name
+
+
+def choose_option(page: Page, key: str, starts_with: str) -> None:
+    """Pick the option of a selectbox that starts with this text."""
+    keyed(page, key).locator("input").click()
+    page.get_by_role("option").filter(has_text=starts_with).first.click()
+    wait_until_idle(page)
+
+
+def click_train(page: Page) -> None:
+    button = keyed(page, "train_go").get_by_role("button")
+    expect(button).to_be_enabled()
+    button.click()
+    wait_until_idle(page)
