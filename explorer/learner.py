@@ -65,19 +65,19 @@ class _Corpus:
         self._count_initial_pairs()
 
     def _count_initial_pairs(self) -> None:
-        ids, weight, count, where = self.ids, self.weight, self.count, self.where
-        for i in range(len(ids) - 1):
-            a, b = ids[i], ids[i + 1]
+        count, where, first = self.count, self.where, self.first
+        ids = self.ids
+        for i, (a, b, w) in enumerate(zip(ids, ids[1:], self.weight)):
             if a < 0 or b < 0:
                 continue
             key = a * PAIR_BASE + b
             if key in count:
-                count[key] += weight[i]
+                count[key] += w
                 where[key].append(i)
             else:
-                count[key] = weight[i]
+                count[key] = w
                 where[key] = [i]
-                self.first[key] = i
+                first[key] = i
 
     def first_position(self, key: int) -> int:
         """The pair's first live position; prunes stale positions when the hint is stale."""
@@ -269,7 +269,7 @@ def _apply(
     count, where, first, weight = corpus.count, corpus.where, corpus.first, corpus.weight
     for key, positions in gained.items():
         # a new pair: its weight, less what later occurrences of the same merge took back
-        total = sum(weight[i] for i in positions) - lost.pop(key, 0)
+        total = sum(map(weight.__getitem__, positions)) - lost.pop(key, 0)
         if total > 0:
             count[key] = total
             where[key] = positions
