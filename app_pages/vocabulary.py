@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer
+from explorer.lineage import text_lineage_dot
 from ui.compare_charts import OPENAI
 from ui.runs import (
     VIEW_KEY,
@@ -44,7 +45,6 @@ from ui.vocab_view import (
     repr_quoted,
     select_rows,
     shown_columns,
-    text_lineage_dot,
     typed_text,
     usage_known,
     usage_sentence,

@@ -13,7 +13,7 @@ was merged from; "children" are the tokens merged directly from it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from explorer.history import MergeHistory
@@ -136,7 +136,7 @@ def lineage_tree(tokenizer: Tokenizer, token_id: int) -> LineageNode:
     (b'aab', b'aa', b'a', b'b')
     """
     nodes: dict[int, LineageNode] = {}
-    for tid in sorted(_reading_order(tokenizer, token_id)):  # parts have smaller ids
+    for tid in sorted(_reading_order(tokenizer, [token_id])):  # parts have smaller ids
         pair = parents(tokenizer, tid)
         left, right = (None, None) if pair is None else (nodes[pair[0]], nodes[pair[1]])
         nodes[tid] = LineageNode(tid, tokenizer.token_bytes(tid), left, right)
@@ -160,21 +160,55 @@ def lineage_dot(tokenizer: Tokenizer, token_id: int, *, label: Callable[[bytes],
     t97 -> t256;
     t97 -> t256;
     """
-    ids = _reading_order(tokenizer, token_id)
+    ids = _reading_order(tokenizer, [token_id])
+    return _dot("lineage", tokenizer, ids, label, root=token_id, top=[], top_edges=[])
+
+
+def text_lineage_dot(
+    tokenizer: Tokenizer, text: str, ids: Sequence[int], *, label: Callable[[bytes], str]
+) -> str:
+    r"""Graphviz DOT for how a text is built: its tokens under it, each down to its bytes.
+
+    As `lineage_dot`, with the text itself on top (node `text`).
+
+    >>> dot = text_lineage_dot(Tokenizer([(97, 97)]), "aab", [256, 98], label=bytes.decode)
+    >>> [line.strip() for line in dot.splitlines() if "->" in line][:4]
+    ['t97 -> t256;', 't97 -> t256;', 't256 -> text;', 't98 -> text;']
+    """
+    text_label = dot_escape(label(text.encode("utf-8", "surrogatepass")))
+    top = [f'  text [label="{text_label}", fillcolor="#fde293", penwidth=2];']
+    top_edges = [f"  t{token_id} -> text;" for token_id in ids]
+    order = _reading_order(tokenizer, ids)
+    return _dot("build", tokenizer, order, label, root=None, top=top, top_edges=top_edges)
+
+
+def _dot(
+    name: str,
+    tokenizer: Tokenizer,
+    ids: list[int],
+    label: Callable[[bytes], str],
+    *,
+    root: int | None,
+    top: list[str],
+    top_edges: list[str],
+) -> str:
+    """The DOT text both graphs share: `top` nodes, the lineage of `ids`, then `top_edges`."""
     lines = [
-        "digraph lineage {",
+        f"digraph {name} {{",
         '  graph [rankdir=BT, ordering=in, nodesep=0.15, ranksep=0.3, bgcolor="transparent"];',
         '  node [shape=box, style="rounded,filled", fontname="monospace", fontsize=11,'
         ' height=0.3, margin="0.08,0.03", fillcolor="#e8f0fe", color="#5f6368"];',
         '  edge [arrowsize=0.5, color="#9aa0a6"];',
+        *top,
     ]
     for tid in ids:
         text = dot_escape(f"{label(tokenizer.token_bytes(tid))}\n{tid}")
-        lines.append(f'  t{tid} [label="{text}"{_node_style(tid, token_id)}];')
+        lines.append(f'  t{tid} [label="{text}"{_node_style(tid, root)}];')
     for tid in ids:
         pair = parents(tokenizer, tid)
         if pair is not None:
             lines.extend(f"  t{part} -> t{tid};" for part in pair)
+    lines.extend(top_edges)
     leaves = [f"t{tid}" for tid in ids if parents(tokenizer, tid) is None]
     if len(leaves) > 1:  # the bytes share the bottom row, in reading order (invisible edges)
         lines.append(f"  {{ rank=same; {' -> '.join(leaves)} [style=invis]; }}")
@@ -240,14 +274,15 @@ def _entry(
     )
 
 
-def _reading_order(tokenizer: Tokenizer, token_id: int) -> list[int]:
-    """The token and every id in its lineage, once each, in preorder (left part first).
+def _reading_order(tokenizer: Tokenizer, token_ids: Sequence[int]) -> list[int]:
+    """The tokens and every id in their lineage, once each, in preorder (left part first).
 
     Iterative, as chains can be thousands deep; the leaves come out in reading order.
     """
-    _check_id(tokenizer, token_id)
+    for token_id in token_ids:
+        _check_id(tokenizer, token_id)
     order: dict[int, None] = {}
-    stack = [token_id]
+    stack = list(reversed(token_ids))
     while stack:
         tid = stack.pop()
         if tid in order:
@@ -257,7 +292,7 @@ def _reading_order(tokenizer: Tokenizer, token_id: int) -> list[int]:
     return list(order)
 
 
-def _node_style(token_id: int, root: int) -> str:
+def _node_style(token_id: int, root: int | None) -> str:
     if token_id == root:
         return ', fillcolor="#fde293", penwidth=2'
     if token_id < 256:

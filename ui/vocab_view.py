@@ -22,9 +22,7 @@ from explorer.lineage import (
     all_ids,
     descendant_counts,
     descendants,
-    dot_escape,
     lineage_dot,
-    parents,
 )
 from explorer.render import VISIBLE_WHITESPACE
 
@@ -209,47 +207,6 @@ def typed_text(query: str, *, leading_space: bool) -> str:
 def encode_typed(_tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str) -> list[int]:
     """How the tokenizer writes a typed text, special tokens read as plain text."""
     return _tokenizer.encode_ordinary(text)
-
-
-def text_lineage_dot(
-    tokenizer: Tokenizer, text: str, ids: Sequence[int], *, label: Callable[[bytes], str]
-) -> str:
-    r"""Graphviz DOT for how a text is built: its tokens under it, each down to its bytes.
-
-    As `explorer.lineage.lineage_dot`, with the text itself on top (node `text`).
-
-    >>> dot = text_lineage_dot(Tokenizer([(97, 97)]), "aab", [256, 98], label=bytes.decode)
-    >>> [line.strip() for line in dot.splitlines() if "->" in line][:4]
-    ['t97 -> t256;', 't97 -> t256;', 't256 -> text;', 't98 -> text;']
-    """
-    order: dict[int, None] = {}
-    stack = list(reversed(ids))
-    while stack:  # preorder, left part first, so the bytes come out in reading order
-        token_id = stack.pop()
-        if token_id not in order:
-            order[token_id] = None
-            stack.extend(reversed(parents(tokenizer, token_id) or ()))
-    lines = [
-        "digraph build {",
-        '  graph [rankdir=BT, ordering=in, nodesep=0.15, ranksep=0.3, bgcolor="transparent"];',
-        '  node [shape=box, style="rounded,filled", fontname="monospace", fontsize=11,'
-        ' height=0.3, margin="0.08,0.03", fillcolor="#e8f0fe", color="#5f6368"];',
-        '  edge [arrowsize=0.5, color="#9aa0a6"];',
-        f'  text [label="{dot_escape(label(text.encode("utf-8", "surrogatepass")))}",'
-        ' fillcolor="#fde293", penwidth=2];',
-    ]
-    for token_id in order:
-        node = dot_escape(f"{label(tokenizer.token_bytes(token_id))}\n{token_id}")
-        fill = ', fillcolor="#f1f3f4"' if parents(tokenizer, token_id) is None else ""
-        lines.append(f'  t{token_id} [label="{node}"{fill}];')
-    for token_id in order:
-        lines.extend(f"  t{part} -> t{token_id};" for part in parents(tokenizer, token_id) or ())
-    lines.extend(f"  t{token_id} -> text;" for token_id in ids)
-    leaves = [f"t{token_id}" for token_id in order if parents(tokenizer, token_id) is None]
-    if len(leaves) > 1:
-        lines.append(f"  {{ rank=same; {' -> '.join(leaves)} [style=invis]; }}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
 
 
 def query_id(query: str) -> int | None:
