@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from explorer.history import MergeHistory
-from explorer.pretokenize import compile_pattern, covering_pieces, match_timeout
 from explorer.tokenizer import Tokenizer
 
 
@@ -110,61 +109,34 @@ def bytes_per_token_at(
 def merge_applications(tokenizer: Tokenizer, text: str) -> list[int]:
     """How often each merge, by rank, is applied while encoding text with every merge.
 
-    Each distinct pre-token chunk is merged once and weighted by how often it occurs.
+    Token t >= 256 is only ever made by merge t - 256 from its two parents, which were
+    made the same way; so one ordinary encode, and each token's tree walked once (larger
+    ids first: a parent always has a smaller id than its child), gives every count.
 
     >>> merge_applications(Tokenizer([(97, 97), (256, 97)]), "aaa aaaa")
     [3, 1]
     """
     applied = [0] * len(tokenizer.merges)
-    for chunk, freq in Counter(_chunks(tokenizer, text)).items():
-        for new_id in applied_merges(tokenizer.initial_ids(chunk), tokenizer.ranks):
-            applied[new_id - 256] += freq
+    pending = {t: n for t, n in Counter(tokenizer.encode_ordinary(text)).items() if t >= 256}
+    largest_first = [-t for t in pending]
+    heapq.heapify(largest_first)
+    while largest_first:
+        token = -heapq.heappop(largest_first)
+        uses = pending.pop(token)
+        applied[token - 256] += uses
+        for part in tokenizer.merges[token - 256]:
+            if part < 256:
+                continue
+            if part not in pending:
+                pending[part] = 0
+                heapq.heappush(largest_first, -part)
+            pending[part] += uses
     return applied
-
-
-def applied_merges(data: bytes | list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
-    """The ids made, in order, while merging one chunk as `explorer.tokenizer.merge_bytes` does.
-
-    An instrumented copy of its heap loop: lowest rank first, leftmost first among equals.
-
-    >>> applied_merges(b"aaab", {(97, 97): 256, (256, 97): 257})
-    [256, 257]
-    """
-    ids = list(data)
-    n = len(ids)
-    nxt = [*range(1, n), -1]
-    prv = list(range(-1, n - 1))
-    heap = [(r, i) for i in range(n - 1) if (r := ranks.get((ids[i], ids[i + 1]))) is not None]
-    heapq.heapify(heap)
-    made: list[int] = []
-    while heap:
-        new_id, i = heapq.heappop(heap)
-        j = nxt[i]
-        if ids[i] < 0 or j < 0 or ranks.get((ids[i], ids[j])) != new_id:
-            continue  # stale: this position changed since the entry was pushed
-        made.append(new_id)
-        ids[i], ids[j] = new_id, -1
-        k = nxt[i] = nxt[j]
-        if k >= 0:
-            prv[k] = i
-            if (right := ranks.get((new_id, ids[k]))) is not None:
-                heapq.heappush(heap, (right, i))
-        if (p := prv[i]) >= 0 and (left := ranks.get((ids[p], new_id))) is not None:
-            heapq.heappush(heap, (left, p))
-    return made
 
 
 def byte_length(text: str) -> int:
     """UTF-8 length, with lone surrogates counted as the tokenizer encodes them."""
     return len(text.encode("utf-8", "surrogatepass"))
-
-
-def _chunks(tokenizer: Tokenizer, text: str) -> list[str]:
-    """The pre-token chunks encode merges inside, special-token text included as plain text."""
-    pattern = tokenizer.pattern
-    return covering_pieces(
-        text, compile_pattern(pattern), timeout=match_timeout(pattern, len(text))
-    )
 
 
 def _ratio(numerator: int, denominator: int) -> float:

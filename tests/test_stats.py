@@ -14,14 +14,13 @@ from explorer.stats import (
     CurvePoint,
     StatsError,
     TextStats,
-    applied_merges,
     bytes_per_token_at,
     compression_curve,
     merge_applications,
     text_stats,
     tokens_at_every_size,
 )
-from explorer.tokenizer import Tokenizer, merge_bytes
+from explorer.tokenizer import Tokenizer
 from explorer.train import train, train_word_counts
 
 SHARED = Path(__file__).parents[2] / "shared"
@@ -134,15 +133,6 @@ def test_bytes_per_token_at() -> None:
     assert bytes_per_token_at(tok, "", [300]) == {300: 0.0}
     with pytest.raises(StatsError, match="at least 256"):
         bytes_per_token_at(tok, text, [300, 255])
-
-
-def test_applied_merges_agrees_with_merge_bytes() -> None:
-    tok = trained("none", 400)
-    for start in range(0, 3000, 250):
-        data = source_text("train.py")[start : start + 200].encode()
-        made = applied_merges(data, tok.ranks)
-        assert len(data) - len(made) == len(merge_bytes(data, tok.ranks))
-        assert made == sorted(made)  # lowest rank first
 
 
 ALPHABET = st.sampled_from([*"aeinst hr.,'\n\tAEI0123éßü日本🙂", SPECIAL, "  ", "the "])
