@@ -31,7 +31,7 @@ from explorer.formats import (
 )
 from explorer.history_file import save_history
 from explorer.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
-from explorer.tokenizer import SpecialSet, Tokenizer, TokenizerError
+from explorer.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
 from explorer.train import TrainingError, TrainingResult, train_files, train_word_counts
 
 PROG = "python -m explorer"
@@ -210,13 +210,15 @@ def run_encode(args: argparse.Namespace) -> None:
     tokenizer = load_tokenizer(args.model)
     text = decode_utf8(*_read_input(args.file))
     allowed = _allowed_specials(tokenizer, args.allowed_special)
-    for token in sorted(tokenizer.special_tokens):
-        if token in text and allowed != "all" and token not in allowed:
-            raise CliError(
-                f"the text contains the special token {token!r}; pass --allowed-special "
-                f"{shlex.quote(token)} (or --allowed-special all) to encode it as its id"
-            )
-    ids = tokenizer.encode(text, allowed_special=allowed)
+    try:
+        ids = tokenizer.encode(text, allowed_special=allowed)
+    except SpecialTokenError as exc:
+        if exc.token is None:
+            raise
+        raise CliError(
+            f"the text contains the special token {exc.token!r}; pass --allowed-special "
+            f"{shlex.quote(exc.token)} (or --allowed-special all) to encode it as its id"
+        ) from None
     sys.stdout.write(" ".join(map(str, ids)) + "\n")
 
 

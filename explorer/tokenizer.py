@@ -41,7 +41,15 @@ class TokenizerError(ValueError):
 
 
 class SpecialTokenError(TokenizerError):
-    """The text contains a special token that encode was not allowed to use."""
+    """The text contains a special token that encode was not allowed to use.
+
+    `token` names it, so a caller (the command line) can say which of its own options
+    to use instead.
+    """
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
 
 
 @dataclass(frozen=True)
@@ -230,7 +238,8 @@ class Tokenizer:
                 raise SpecialTokenError(
                     f"the text contains the special token {token!r}. Pass "
                     f"allowed_special={{{token!r}}} (or 'all') to encode it as a special "
-                    "token, or disallowed_special=() to encode it as plain text."
+                    "token, or disallowed_special=() to encode it as plain text.",
+                    token,
                 )
         return allowed_set
 

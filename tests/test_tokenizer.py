@@ -128,3 +128,10 @@ def test_invalid_utf8_decodes_with_replacement() -> None:
     tokenizer = Tokenizer()
     assert tokenizer.decode([0xE2, 0x80]) == "\ufffd"
     assert tokenizer.decode_bytes([0xE2, 0x80]) == b"\xe2\x80"
+
+
+def test_a_refused_special_token_is_named_on_the_error() -> None:
+    tok = train("a<|e|>b", 260, special_tokens=["<|e|>"]).tokenizer
+    with pytest.raises(SpecialTokenError) as refused:
+        tok.encode("x<|e|>y")
+    assert refused.value.token == "<|e|>"
