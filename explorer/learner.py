@@ -30,6 +30,7 @@ from explorer.history import MergeStep, StopReason
 PAIR_BASE = 1 << 24
 MAX_VOCAB_SIZE = PAIR_BASE - 1  # so no id is PAIR_BASE - 1 (see _pair_positions)
 MAX_TIES_RECORDED = 5
+COLD_BELOW = 16  # pairs counted less than this wait outside the heap (see _PairQueue)
 _BOUNDARY = -1  # sentinel between chunks
 _DEAD = -2  # a position absorbed into its left neighbour
 
@@ -65,19 +66,17 @@ class _Corpus:
         self.length = sum(len(c) * f for c, f in chunk_counts.items())
         self.where = _pair_positions(ids, positions)
         self.count = {k: sum(map(weight.__getitem__, v)) for k, v in self.where.items()}
-        self.first = {k: v[0] for k, v in self.where.items()}  # lower bound, first live
+        self.usage = _initial_usage(chunk_counts, self.count)
 
-    def first_position(self, key: int) -> int:
-        """The pair's first live position; prunes stale positions when the hint is stale."""
-        hint = self.first[key]
+    def first_live(self, key: int, hint: int) -> int:
+        """The pair's first live position, given a lower bound; prunes stale positions."""
         a, b = divmod(key, PAIR_BASE)
         ids, nxt = self.ids, self.nxt
         if ids[hint] == a and ids[nxt[hint]] == b:
             return hint  # the hint is a lower bound and is live, so it is the first
         live = [i for i in self.where[key] if ids[i] == a and ids[nxt[i]] == b]
         self.where[key] = live
-        self.first[key] = min(live)
-        return self.first[key]
+        return min(live)
 
     def merge(self, key: int, new_id: int) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
         """Replace every live occurrence of pair `key`, left to right.
@@ -114,20 +113,11 @@ class _Corpus:
             prv[n] = i
         return by_left, by_right
 
-    def usage(self) -> dict[int, int]:
-        """How often each token id occurs in the corpus as it stands."""
-        usage: dict[int, int] = {}
-        for token, w in zip(self.ids, self.weight):
-            if token >= 0:
-                usage[token] = usage.get(token, 0) + w
-        return usage
-
 
 def _pair_positions(ids: list[int], positions: list[int]) -> dict[int, list[int]]:
     """Every adjacent pair's positions, ascending; pairs with a boundary are left out.
 
-    The loops run in C (map over bound methods): this is a third of training time on
-    text with long chunks when written as a Python loop.
+    The loops run in C (map over bound methods).
     """
     keys = map(add, map(PAIR_BASE.__mul__, ids), ids[1:])
     where: defaultdict[int, list[int]] = defaultdict(list)
@@ -138,27 +128,82 @@ def _pair_positions(ids: list[int], positions: list[int]) -> dict[int, list[int]
     return dict(where)
 
 
+def _initial_usage(chunk_counts: Mapping[bytes, int], count: dict[int, int]) -> dict[int, int]:
+    """How often each byte occurs: as the left of a pair, or last in its chunk.
+
+    >>> _initial_usage({b"aab": 2}, {97 * PAIR_BASE + 97: 2, 97 * PAIR_BASE + 98: 2})
+    {97: 4, 98: 2}
+    """
+    usage: defaultdict[int, int] = defaultdict(int)
+    for key, n in count.items():
+        usage[key // PAIR_BASE] += n
+    for chunk, freq in chunk_counts.items():
+        if chunk:
+            usage[chunk[-1]] += freq
+    return dict(sorted(usage.items()))
+
+
 class _PairQueue:
     """Max-heap of (count, first position) with lazy updates, as HF's trainer keeps it.
 
     Entries are (-count, first-position hint, pair), one per live pair. A pair's count
-    only falls after it is created, so an entry may overstate it: when such an entry
+    only falls after it is made, so an entry may overstate it: when such an entry
     reaches the top it is filed again at its current count, and falling counts cost no
-    push. An entry is accepted only when its count is current and its hint is the
-    pair's true first position; every entry's key is at most its pair's true key, so
-    the accepted entry is the true best.
+    push. The hint is a lower bound on the pair's first live position. An entry is
+    accepted only when its count is current and its hint is live, i.e. exact; every
+    entry's key is at most its pair's true key, so the accepted entry is the true best.
+
+    Most new pairs are rare (half occur once) and are never merged, so pairs counted
+    below `cold_below` wait unsorted in a cold list; when the best count would fall
+    below that level, the level halves and the pairs above it join the heap.
     """
 
-    def __init__(self, corpus: _Corpus) -> None:
+    def __init__(self, corpus: _Corpus, cold_below: int = COLD_BELOW) -> None:
         self.corpus = corpus
-        self.heap = [(-c, corpus.first[k], k) for k, c in corpus.count.items()]
+        self.cold_below = cold_below
+        self.cold: list[int] = []
+        self.heap: list[tuple[int, int, int]] = []
+        for key, count in corpus.count.items():
+            self.push(key, count, corpus.where[key][0])
         heapq.heapify(self.heap)
 
-    def push(self, key: int) -> None:
-        heapq.heappush(self.heap, (-self.corpus.count[key], self.corpus.first[key], key))
+    def push(self, key: int, count: int, first: int) -> None:
+        if count < self.cold_below:
+            self.cold.append(key)
+        else:
+            heapq.heappush(self.heap, (-count, first, key))
 
-    def pop_best(self) -> tuple[int, int] | None:
-        """Remove and return (pair, count) of the best pair, or None when none is left."""
+    def pop_best(self) -> tuple[int, int, int] | None:
+        """Remove and return (pair, count, first position) of the best pair, if any."""
+        while True:
+            best = self._pop_heap()
+            if best is not None and best[1] >= self.cold_below:
+                return best
+            if not self.cold:
+                self.cold_below = 0
+                return best
+            if best is not None:
+                heapq.heappush(self.heap, (-best[1], best[2], best[0]))
+                self._thaw(min(best[1], self.cold_below // 2))
+            else:
+                self._thaw(self.cold_below // 2)
+
+    def _thaw(self, level: int) -> None:
+        """Move the cold pairs counted at least `level` (now the cold limit) to the heap."""
+        count, where = self.corpus.count, self.corpus.where
+        self.cold_below = level
+        still_cold = []
+        for key in self.cold:
+            current = count.get(key)
+            if current is None:
+                continue
+            if current >= level:
+                heapq.heappush(self.heap, (-current, min(where[key]), key))
+            else:
+                still_cold.append(key)
+        self.cold = still_cold
+
+    def _pop_heap(self) -> tuple[int, int, int] | None:
         heap, corpus, count = self.heap, self.corpus, self.corpus.count
         while heap:
             neg_count, hint, key = heap[0]
@@ -169,31 +214,30 @@ class _PairQueue:
             if current != -neg_count:
                 heapq.heapreplace(heap, (-current, hint, key))
                 continue
-            first = corpus.first_position(key)
+            first = corpus.first_live(key, hint)
             if first != hint:
                 heapq.heapreplace(heap, (neg_count, first, key))
                 continue
             heapq.heappop(heap)
-            return key, current
+            return key, current, first
         return None
 
     def peek_ties(self, key: int, count: int) -> list[int]:
         """Up to five other pairs with the same count, in tie order; the queue is unchanged."""
         if not self.heap or -self.heap[0][0] != count:
             return []  # every entry left has a lower count: no tie is possible
-        found: list[int] = []
+        found: list[tuple[int, int, int]] = []
         while len(found) < MAX_TIES_RECORDED:
             best = self.pop_best()
             if best is None:
                 break
             if best[1] != count:
-                self.push(best[0])
+                self.push(*best)
                 break
-            if best[0] != key and best[0] not in found:
-                found.append(best[0])
+            found.append(best)
         for other in found:
-            self.push(other)
-        return found
+            self.push(*other)
+        return [other[0] for other in found]
 
 
 def learn_merges(
@@ -233,7 +277,7 @@ def _learn(
         if best is None:
             stop = StopReason.NO_PAIRS_LEFT
             break
-        key, count = best
+        key, count, _ = best
         if count < min_count:
             stop = StopReason.BELOW_MIN_COUNT
             break
@@ -258,7 +302,8 @@ def _learn(
         )
         if progress is not None and (rank + 1) % report_every == 0:
             progress("merging", rank + 1, num_merges)
-    return LearnedMerges(tuple(steps), stop, initial_length, corpus.usage())
+    usage = {token: n for token, n in corpus.usage.items() if n}
+    return LearnedMerges(tuple(steps), stop, initial_length, usage)
 
 
 def _apply(
@@ -272,42 +317,71 @@ def _apply(
 ) -> int:
     """Fold one merge's count changes into the corpus and the queue, once per pair.
 
-    Each group of positions (see _Corpus.merge) moves its weight from an old pair to a
-    new one: (x, a) to (x, new_id) on the left, (b, y) to (new_id, y) on the right.
-    Returns the weight merged: the pair's count, less the overlapping occurrences of a
-    pair like (a, a) that went to its neighbours ("aaa" merges once, counted twice).
+    Returns the weight merged: the count, less the overlapping occurrences of a pair
+    like (a, a) that went to its neighbours ("aaa" merges once and was counted twice).
     """
     a, b = divmod(key, PAIR_BASE)
-    count, where, first, weight = corpus.count, corpus.where, corpus.first, corpus.weight
-    change: defaultdict[int, int] = defaultdict(int)
+    gain: dict[int, int] = {}
     made: dict[int, list[int]] = {}
-    for x, positions in by_left.items():
-        moved = sum(map(weight.__getitem__, positions))
-        change[x * PAIR_BASE + a] -= moved
-        change[x * PAIR_BASE + new_id] += moved
-        made[x * PAIR_BASE + new_id] = positions
-    right_base = new_id * PAIR_BASE
-    for y, positions in by_right.items():
-        moved = sum(map(weight.__getitem__, positions))
-        change[b * PAIR_BASE + y] -= moved
-        change[right_base + y] += moved
-        # (new_id, new_id) can come from both sides when positions were out of order
-        made[right_base + y] = made.get(right_base + y, []) + positions
-    merged = key_count + change.pop(key, 0)
-    del count[key], first[key]
-    for pair, delta in change.items():
-        if pair in made:  # a pair with new_id in it: no entry yet
-            if delta > 0:
-                positions = made[pair]
-                count[pair] = delta
-                where[pair] = positions
-                first[pair] = min(positions)
-                queue.push(pair)
-            continue
-        total = count[pair] + delta
+    own_loss = _move(corpus, by_left, PAIR_BASE, new_id, a, key, new_id, gain, made)
+    own_loss += _move(
+        corpus, by_right, 1, new_id * PAIR_BASE, b * PAIR_BASE, key, new_id, gain, made
+    )
+    count, where = corpus.count, corpus.where
+    for pair, total in gain.items():
         if total > 0:
-            count[pair] = total  # its queue entry now overstates it; see _PairQueue
-        else:
-            del count[pair], where[pair], first[pair]
+            positions = made[pair]
+            count[pair] = total
+            where[pair] = positions
+            queue.push(pair, total, min(positions))
+    del count[key]
+    merged = key_count - own_loss
     corpus.length -= merged
+    corpus.usage[new_id] = merged
+    corpus.usage[a] -= merged
+    corpus.usage[b] -= merged
     return merged
+
+
+def _move(
+    corpus: _Corpus,
+    groups: dict[int, list[int]],
+    scale: int,
+    new_offset: int,
+    old_offset: int,
+    key: int,
+    new_id: int,
+    gain: dict[int, int],
+    made: dict[int, list[int]],
+) -> int:
+    """Move each group's weight from its old pair to its new one; return the merged pair's loss.
+
+    A group keyed by neighbour z was the pair z * scale + old_offset and is now
+    z * scale + new_offset: (x, a) becomes (x, new_id) on the left, (b, y) becomes
+    (new_id, y) on the right. An old pair's count only falls, so it changes in place
+    (its queue entry may now overstate it, see _PairQueue). Where two merged tokens
+    meet ("abab"), the old pair is itself new ((new_id, a), or (b, new_id) out of
+    order): its loss is taken from `gain`, which the caller turns into pairs.
+    """
+    count, where, weight = corpus.count, corpus.where, corpus.weight
+    own_loss = 0
+    for z, positions in groups.items():
+        moved = sum(map(weight.__getitem__, positions))
+        new = z * scale + new_offset
+        gain[new] = gain.get(new, 0) + moved
+        if new in made:  # (new_id, new_id) from both sides, when positions were unsorted
+            made[new] = made[new] + positions
+        else:
+            made[new] = positions
+        old = z * scale + old_offset
+        if z == new_id:
+            gain[old] = gain.get(old, 0) - moved
+        elif old == key:
+            own_loss += moved
+        else:
+            left = count[old] - moved
+            if left:
+                count[old] = left
+            else:
+                del count[old], where[old]
+    return own_loss

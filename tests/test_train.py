@@ -55,6 +55,18 @@ def test_real_text_matches_minbpe(pattern: str, sample_text: str) -> None:
     assert fast_steps(result.history) == naive_train(split_text(text, PRESETS[pattern]), 120)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["abab", "ababab ab", "aaaa", "aaaaa aaa", "aabaab", "abba abab baba", "xyxyxy yxyx", "zzzzzzz"],
+)
+def test_runs_and_alternations_match_minbpe(text: str) -> None:
+    """Merged tokens side by side: (new, new) pairs and losses of pairs made by the same merge."""
+    for pattern in ("none", "words"):
+        chunks = split_text(text, PRESETS[pattern])
+        result = train(text, 256 + 12, pattern=pattern)
+        assert fast_steps(result.history) == naive_train(chunks, 12)
+
+
 @pytest.mark.parametrize("pattern", sorted(PRESETS) + CUSTOM_PATTERNS)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts=st.lists(small_texts, min_size=1, max_size=3), merges=st.integers(0, 40))
