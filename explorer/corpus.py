@@ -25,7 +25,7 @@ from explorer.pretokenize import (
     timed_out,
 )
 
-DEFAULT_BLOCK_CHARS = 1 << 20
+DEFAULT_BLOCK_CHARS = 1 << 18  # 256K characters: the match list of a block stays ~4 MB
 LOOKBEHIND_CONTEXT = 256  # characters kept before a block cut, for \b and lookbehinds
 STABILITY_WINDOW = 64  # characters re-matched around a custom pattern's block cut
 # Zero-width: after a newline before a letter, or before a space between letters.

@@ -102,7 +102,8 @@ def parse_tiktoken(
     byte_ids = [0] * 256
     for token_id in range(256):
         byte_ids[tokens[token_id][0]] = token_id
-    return make_tokenizer(merges, pattern, special_tokens or {}, byte_ids, source)
+    # tiktoken encodes a piece that is a whole token as that token: so do we
+    return make_tokenizer(merges, pattern, special_tokens or {}, byte_ids, source, trained=True)
 
 
 def _rank_lines(data: bytes, source: str) -> tuple[list[bytes], dict[int, int]]:
@@ -168,7 +169,8 @@ def parse_gpt2(
     merges, byte_ids, specials = byte_level_parts(
         encoder, pairs, vocab_where=sources[0], where=lambda k: f"{sources[1]}, line {numbers[k]}"
     )
-    return make_tokenizer(merges, pattern, specials, byte_ids, sources[0])
+    # GPT-2's encoder and tiktoken's both take a piece that is a whole token as that token
+    return make_tokenizer(merges, pattern, specials, byte_ids, sources[0], trained=True)
 
 
 def _bpe_lines(text: str, source: str) -> tuple[list[int], list[tuple[str, str]]]:
@@ -259,9 +261,17 @@ def make_tokenizer(
     special_tokens: Mapping[str, int],
     byte_ids: Sequence[int],
     source: str,
+    *,
+    trained: bool = False,
 ) -> Tokenizer:
     """A Tokenizer, or a FormatError naming the file when the parts do not make one."""
     try:
-        return Tokenizer(merges, pattern=pattern, special_tokens=special_tokens, byte_ids=byte_ids)
+        return Tokenizer(
+            merges,
+            pattern=pattern,
+            special_tokens=special_tokens,
+            byte_ids=byte_ids,
+            trained=trained,
+        )
     except (PatternError, TokenizerError) as exc:
         raise FormatError(f"{source}: {exc}") from None

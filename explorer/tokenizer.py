@@ -16,11 +16,11 @@ encoding maps bytes through it before merging.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from explorer.merging import ChunkEncoder
 from explorer.pretokenize import (
     compile_pattern,
     covering_pieces,
@@ -29,8 +29,6 @@ from explorer.pretokenize import (
     split_specials,
 )
 
-CHUNK_CACHE_SIZE = 1 << 16
-LONG_CHUNK = 64  # bytes; longer chunks are merged with a heap instead of repeated scans
 _IDENTITY = tuple(range(256))  # byte_ids of every trained tokenizer: byte b has id b
 
 SpecialSet = Literal["all", "none"] | Collection[str]
@@ -70,6 +68,9 @@ class Tokenizer:
     """Byte-level BPE: ids 0-255 are bytes, merge k makes id 256 + k, specials come after.
 
     `byte_ids` numbers the bytes: byte b has id `byte_ids[b]` (default: b itself).
+    `trained` says the merges come from BPE training (or from tiktoken's formats, which
+    encode a piece that is a whole token as that token), so encoding may take such a
+    piece whole; otherwise each token is checked once before it is taken whole.
 
     >>> swapped = [*range(97), 98, 97, *range(99, 256)]  # a and b trade ids
     >>> tok = Tokenizer([(98, 98)], byte_ids=swapped)
@@ -84,6 +85,7 @@ class Tokenizer:
         pattern: str = "",
         special_tokens: Mapping[str, int] | Iterable[str] = (),
         byte_ids: Sequence[int] | None = None,
+        trained: bool = False,
     ) -> None:
         self.merges: list[tuple[int, int]] = [(int(a), int(b)) for a, b in merges]
         self.byte_ids: tuple[int, ...] = _byte_permutation(byte_ids)
@@ -98,7 +100,8 @@ class Tokenizer:
         self.special_tokens = _special_ids(special_tokens, 256 + len(self.merges))
         self.special_by_id = {i: s for s, i in self.special_tokens.items()}
         self._splitter = special_splitter(self.special_tokens)
-        self._cache: dict[str, list[int]] = {}
+        self.trained = trained
+        self._chunks = ChunkEncoder(self.vocab, self.ranks, self._byte_table, trained=trained)
 
     def __repr__(self) -> str:
         order = "" if self.bytes_in_order else ", byte_ids=<permuted>"
@@ -145,6 +148,7 @@ class Tokenizer:
             pattern=self.pattern,
             special_tokens=list(self.special_tokens),
             byte_ids=self.byte_ids,
+            trained=self.trained,  # the first merges of a trained tokenizer are trained too
         )
 
     def token_bytes(self, token_id: int) -> bytes:
@@ -182,6 +186,10 @@ class Tokenizer:
             ids.extend(piece_ids)
         return ids
 
+    def prepare_encoding(self) -> None:
+        """Build encoding's lookup tables now (else the first encode does): ~0.03 s for GPT-2."""
+        self._chunks.prepare()
+
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode with special tokens treated as plain text."""
         return self.encode(text, disallowed_special=())
@@ -215,8 +223,9 @@ class Tokenizer:
             if is_special:
                 yield [self.special_tokens[segment]]
                 continue
-            for chunk in covering_pieces(segment, self._compiled, timeout=timeout):
-                yield self._encode_chunk(chunk)
+            yield self._chunks.encode_chunks(
+                covering_pieces(segment, self._compiled, timeout=timeout)
+            )
 
     def _allowed(self, allowed: SpecialSet, disallowed: SpecialSet, text: str) -> set[str]:
         specials = set(self.special_tokens)
@@ -242,92 +251,6 @@ class Tokenizer:
                     token,
                 )
         return allowed_set
-
-    def _encode_chunk(self, chunk: str) -> list[int]:
-        cached = self._cache.get(chunk)
-        if cached is not None:
-            return cached
-        ids = merge_ids(self.initial_ids(chunk), self.ranks)
-        if len(self._cache) >= CHUNK_CACHE_SIZE:
-            self._cache.clear()
-        self._cache[chunk] = ids
-        return ids
-
-
-def merge_bytes(data: bytes, ranks: Mapping[tuple[int, int], int]) -> list[int]:
-    """Apply merges to one chunk, lowest rank first, leftmost first among equals.
-
-    `ranks` maps a pair to the id it creates; ids grow with rank.
-
-    >>> merge_bytes(b"aaab", {(97, 97): 256, (256, 97): 257})
-    [257, 98]
-    """
-    return merge_ids(list(data), ranks)
-
-
-def merge_ids(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
-    """`merge_bytes` starting from ids (a tokenizer's `initial_ids`); it may change `ids`.
-
-    >>> merge_ids([97, 97, 97, 98], {(97, 97): 256, (256, 97): 257})
-    [257, 98]
-    """
-    if len(ids) > LONG_CHUNK:
-        return _merge_with_heap(ids, ranks)
-    while len(ids) >= 2:
-        best_rank, best = None, None
-        for pair in zip(ids, ids[1:]):
-            rank = ranks.get(pair)
-            if rank is not None and (best_rank is None or rank < best_rank):
-                best_rank, best = rank, pair
-        if best is None:
-            break
-        ids = _replace_pair(ids, best, best_rank)
-    return ids
-
-
-def _replace_pair(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
-    """Replace non-overlapping occurrences, left to right: [1, 1, 1], (1, 1) -> [new, 1]."""
-    out: list[int] = []
-    i, n = 0, len(ids)
-    while i < n:
-        if i + 1 < n and ids[i] == pair[0] and ids[i + 1] == pair[1]:
-            out.append(new_id)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
-def _merge_with_heap(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
-    """The same merges as the scan above, in O(n log n) for long chunks."""
-    n = len(ids)
-    nxt = list(range(1, n + 1))
-    nxt[-1] = -1
-    prv = list(range(-1, n - 1))
-    heap = [
-        (rank, i) for i in range(n - 1) if (rank := ranks.get((ids[i], ids[i + 1]))) is not None
-    ]
-    heapq.heapify(heap)
-    while heap:
-        rank, i = heapq.heappop(heap)
-        j = nxt[i]
-        if ids[i] < 0 or j < 0 or ranks.get((ids[i], ids[j])) != rank:
-            continue  # stale: this position changed since the entry was pushed
-        ids[i], ids[j] = rank, -1
-        k = nxt[j]
-        nxt[i] = k
-        if k >= 0:
-            prv[k] = i
-            right = ranks.get((rank, ids[k]))
-            if right is not None:
-                heapq.heappush(heap, (right, i))
-        p = prv[i]
-        if p >= 0:
-            left = ranks.get((ids[p], rank))
-            if left is not None:
-                heapq.heappush(heap, (left, p))
-    return [token for token in ids if token >= 0]
 
 
 def _byte_permutation(byte_ids: Sequence[int] | None) -> tuple[int, ...]:

@@ -156,5 +156,7 @@ def _finish(
         seconds=time.perf_counter() - started,
         corpus_bytes=corpus_bytes,
     )
-    tokenizer = Tokenizer(history.merges, pattern=resolve_pattern(pattern), special_tokens=specials)
+    tokenizer = Tokenizer(
+        history.merges, pattern=resolve_pattern(pattern), special_tokens=specials, trained=True
+    )
     return TrainingResult(tokenizer, history)

@@ -22,6 +22,7 @@ from explorer.bundled import BUNDLED, BUNDLED_NAMES, BundledError, load_bundled
 from explorer.cli import main
 from explorer.exports import tokenizer_json
 from explorer.lineage import parents
+from explorer.merging import merge_ids
 from explorer.render import bytes_to_unicode
 from explorer.tokenizer import SpecialTokenError
 from tests.conftest import shared_path
@@ -333,3 +334,12 @@ def test_a_byte_shuffled_tokenizer_cannot_be_saved_as_minbpe() -> None:
         model_text(gpt2)
     with pytest.raises(FormatError, match="GPT-2's order"):
         merges_json(gpt2)
+
+
+@pytest.mark.parametrize("name", BUNDLED_NAMES)
+def test_every_bundled_token_merges_to_itself(name: str) -> None:
+    """Why bundled vocabularies may take a whole-token piece whole, as tiktoken does."""
+    tokenizer = load_bundled(name)
+    table = bytes(tokenizer.byte_ids)
+    for token, data in tokenizer.vocab.items():
+        assert merge_ids(list(data.translate(table)), tokenizer.ranks) == [token]

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer import PRESETS, SpecialTokenError, Tokenizer, TokenizerError, train
-from explorer.tokenizer import LONG_CHUNK, merge_bytes
+from explorer.merging import SHORT_CHUNK, merge_bytes
 from tests.naive import naive_encode, split_text
 
 # Any Unicode scalar value (lone surrogates are not text and have no UTF-8 form).
@@ -84,7 +84,7 @@ def test_encode_matches_minbpe(
 
 
 @settings(max_examples=200, deadline=None)
-@given(data=st.binary(min_size=LONG_CHUNK + 1, max_size=400), merges=st.integers(1, 60))
+@given(data=st.binary(min_size=SHORT_CHUNK + 1, max_size=400), merges=st.integers(1, 60))
 def test_long_chunks_merge_like_short_ones(data: bytes, merges: int) -> None:
     tokenizer = train(data.decode("latin-1"), 256 + merges, pattern="none").tokenizer
     ranks = tokenizer.ranks
@@ -135,3 +135,31 @@ def test_a_refused_special_token_is_named_on_the_error() -> None:
     with pytest.raises(SpecialTokenError) as refused:
         tok.encode("x<|e|>y")
     assert refused.value.token == "<|e|>"
+
+
+def test_a_token_that_merges_do_not_build_is_not_taken_whole() -> None:
+    """ab, bc, then a + bc: the bytes "abc" are a token, yet merging "abc" gives ab + c."""
+    merges = [(97, 98), (98, 99), (97, 257)]
+    assert naive_encode(["abc"], merges) == [256, 99]
+    assert Tokenizer(merges).encode("abc abc") == [256, 99, 32, 256, 99]
+    assert Tokenizer(merges).at_vocab_size(259).encode("abc") == [256, 99]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    picks=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 10_000)), max_size=40),
+    text=st.text(alphabet="abcé😀 \n", max_size=80),
+)
+def test_any_merge_list_encodes_like_minbpe(picks: list[tuple[int, int]], text: str) -> None:
+    """Hand-written merges (not trained): the whole-token shortcut and cuts change nothing."""
+    alphabet = sorted(set(text.encode("utf-8"))) or [97]
+    ids = list(alphabet)
+    merges = []
+    for left, right in picks:
+        pair = (ids[left % len(ids)], ids[right % len(ids)])
+        if pair not in merges:
+            merges.append(pair)
+            ids.append(255 + len(merges))
+    for pattern in ("none", "gpt2"):
+        tokenizer = Tokenizer(merges, pattern=PRESETS[pattern])
+        assert tokenizer.encode(text) == naive_encode(split_text(text, PRESETS[pattern]), merges)

@@ -57,7 +57,16 @@ def test_real_text_matches_minbpe(pattern: str, sample_text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["abab", "ababab ab", "aaaa", "aaaaa aaa", "aabaab", "abba abab baba", "xyxyxy yxyx", "zzzzzzz"],
+    [
+        "abab",
+        "ababab ab",
+        "aaaa",
+        "aaaaa aaa",
+        "aabaab",
+        "abba abab baba",
+        "xyxyxy yxyx",
+        "zzzzzzz",
+    ],
 )
 def test_runs_and_alternations_match_minbpe(text: str) -> None:
     """Merged tokens side by side: (new, new) pairs and losses of pairs made by the same merge."""
