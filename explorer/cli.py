@@ -126,6 +126,13 @@ def _add_train(train: argparse.ArgumentParser) -> None:
         "--word-counts", action="store_true", help="each FILE is a 'word count' table"
     )
     train.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes that count files of 8 MB or more (default: one per core)",
+    )
+    train.add_argument(
         "--output",
         required=True,
         metavar="PREFIX",
@@ -160,6 +167,7 @@ def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> Training
             pattern=pattern,
             special_tokens=specials,
             min_count=min_count,
+            workers=max(1, args.workers),
             progress=bar,
         )
     counts = _word_counts(args.files)
@@ -168,7 +176,10 @@ def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> Training
     )
     # The words came already split; the pattern is what will split new text when encoding.
     tokenizer = Tokenizer(
-        result.tokenizer.merges, pattern=resolve_pattern(pattern), special_tokens=args.special
+        result.tokenizer.merges,
+        pattern=resolve_pattern(pattern),
+        special_tokens=args.special,
+        trained=True,
     )
     return TrainingResult(tokenizer, result.history)
 

@@ -114,15 +114,20 @@ def _file_size(path: Path) -> int:
         raise CorpusError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _read_blocks(path: Path, block_chars: int) -> Iterator[tuple[str, bool]]:
-    """Yield (text, is_last) blocks; bytes are decoded incrementally, no newline translation."""
+def _read_blocks(
+    path: Path, block_chars: int, start: int = 0, end: int | None = None
+) -> Iterator[tuple[str, bool]]:
+    """Yield (text, is_last) blocks of bytes start..end (a character boundary), decoded
+    incrementally with no newline translation."""
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
-    offset = 0
+    offset = start
     try:
         with path.open("rb") as handle:
+            handle.seek(start)
             while True:
-                raw = handle.read(block_chars)
-                final = len(raw) < block_chars
+                want = block_chars if end is None else min(block_chars, end - offset)
+                raw = handle.read(want)
+                final = len(raw) < block_chars or (end is not None and offset + len(raw) >= end)
                 try:
                     text = decoder.decode(raw, final=final)
                 except UnicodeDecodeError as exc:
@@ -136,6 +141,31 @@ def _read_blocks(path: Path, block_chars: int) -> Iterator[tuple[str, bool]]:
                     return
     except OSError as exc:
         raise CorpusError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def count_range(
+    path: str | Path,
+    start: int,
+    end: int | None,
+    lookahead: str,
+    pattern: str,
+    special_tokens: Iterable[str] = (),
+    block_chars: int = DEFAULT_BLOCK_CHARS,
+) -> Counter[str]:
+    """Chunk counts of bytes start..end of a file, which begin and end at safe cuts.
+
+    `lookahead` is the character after `end` ("" at the end of the file): the last
+    matches are taken as the whole text would have them. Each part of a file split at
+    safe cuts (explorer.parallel) is counted by one call; summed in order, the counts
+    (and their first-appearance order) are those of the whole file.
+    """
+    counter = _ChunkCounter(resolve_pattern(pattern), special_tokens)
+    at_file_end = end is None
+    for block, final in _read_blocks(Path(path), block_chars, start, end):
+        counter.add_block(block, final and at_file_end)
+    if not at_file_end:
+        counter.finish_before(lookahead)
+    return counter.counts
 
 
 class _ChunkCounter:
@@ -169,6 +199,13 @@ class _ChunkCounter:
         self.context = ""
         if tail is not None:
             self._hold_back(tail, context)
+
+    def finish_before(self, lookahead: str) -> None:
+        """Count the carried text, ending at a safe cut that `lookahead` follows."""
+        tail, self.carry = self.carry, ""
+        if tail:
+            self._add(self._matches_before(tail + lookahead, self.context, len(tail)))
+        self.context = ""
 
     def _hold_back(self, tail: str, context: str) -> None:
         """Count the open end of a block up to a safe cut and carry the rest."""

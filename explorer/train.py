@@ -26,6 +26,7 @@ from explorer.corpus import (
 )
 from explorer.history import MergeHistory
 from explorer.learner import MAX_VOCAB_SIZE, ProgressCallback, learn_merges
+from explorer.parallel import can_split, count_files_in_parallel
 from explorer.pretokenize import compile_pattern, resolve_pattern
 from explorer.tokenizer import Tokenizer
 
@@ -76,16 +77,26 @@ def train_files(
     special_tokens: Iterable[str] = (),
     min_count: int = 1,
     block_chars: int = DEFAULT_BLOCK_CHARS,
+    workers: int = 1,
     progress: ProgressCallback | None = None,
 ) -> TrainingResult:
     """Train on files read in blocks: memory holds the distinct chunks, not the text.
 
     The merges are exactly those of `train` on the files' texts (each file a document).
+    With `workers` > 1, files of 8 MB and more are counted by that many processes
+    (preset patterns other than `none`; see explorer.parallel).
     """
     paths = list(paths)
     specials = _check_settings(vocab_size, pattern, special_tokens, min_count)
     started = time.perf_counter()
-    counts = count_file_chunks(paths, pattern, specials, block_chars=block_chars, progress=progress)
+    if workers > 1 and can_split(pattern):
+        counts = count_files_in_parallel(
+            paths, pattern, specials, workers=workers, block_chars=block_chars, progress=progress
+        )
+    else:
+        counts = count_file_chunks(
+            paths, pattern, specials, block_chars=block_chars, progress=progress
+        )
     corpus_bytes = sum(Path(p).stat().st_size for p in paths)
     return _finish(
         counts, vocab_size, pattern, specials, min_count, progress, started, corpus_bytes

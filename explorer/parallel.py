@@ -1,0 +1,166 @@
+"""Count the chunks of big files on several cores, with exactly the single-core result.
+
+Each file is cut into parts at safe cuts (after a newline before a letter, or before a
+space between letters: no preset pattern's match crosses or looks past one, see
+explorer.corpus), never inside a special token. Each part is counted in its own
+process; the counts are summed in text order, so first-appearance order, which the tie
+rule needs, is kept too.
+
+    >>> part_bounds(100, 2, min_part=10)
+    [50]
+"""
+
+from __future__ import annotations
+
+import codecs
+import multiprocessing
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import regex
+
+from explorer.corpus import DEFAULT_BLOCK_CHARS, CorpusError, count_range
+from explorer.pretokenize import preset_name, resolve_pattern
+
+MIN_PART_BYTES = 4 << 20  # smaller files are counted whole: a process costs more
+MAX_PART_BYTES = 32 << 20  # parts of huge files, so progress moves and memory stays flat
+CUT_WINDOW_BYTES = 1 << 16  # how far past a planned split a safe cut is looked for
+SAFE_CUT = regex.compile(r"(?<=\n)(?=\p{L})|(?<=\p{L})(?= \p{L})")
+
+
+@dataclass(frozen=True)
+class Part:
+    """Bytes start..end of a file; `lookahead` is the character after end ("" at the end)."""
+
+    path: Path
+    start: int
+    end: int | None
+    lookahead: str
+
+
+def can_split(pattern: str) -> bool:
+    """Only the GPT presets and `words` are known never to match across a safe cut."""
+    name = preset_name(resolve_pattern(pattern))
+    return name is not None and name != "none"
+
+
+def count_files_in_parallel(
+    paths: Iterable[str | Path],
+    pattern: str,
+    special_tokens: Iterable[str] = (),
+    *,
+    workers: int = 2,
+    block_chars: int = DEFAULT_BLOCK_CHARS,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> dict[bytes, int]:
+    """Chunk counts of the files (each a document), counted by `workers` processes."""
+    specials = list(special_tokens)
+    parts = [part for path in paths for part in plan_parts(Path(path), workers, specials)]
+    total = sum(_part_size(part) for part in parts)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+        futures = [
+            pool.submit(
+                count_range, p.path, p.start, p.end, p.lookahead, pattern, specials, block_chars
+            )
+            for p in parts
+        ]
+        counts: Counter[str] = Counter()
+        done = 0
+        for part, future in zip(parts, futures):
+            counts.update(future.result())  # in text order: first appearances stay first
+            done += _part_size(part)
+            if progress is not None:
+                progress("counting", done, total)
+    return {chunk.encode("utf-8", "surrogatepass"): n for chunk, n in counts.items() if chunk}
+
+
+def plan_parts(path: Path, workers: int, special_tokens: list[str]) -> list[Part]:
+    """The file's parts, split at safe cuts near equal byte offsets."""
+    size = _size(path)
+    parts: list[Part] = []
+    start = 0
+    for planned in part_bounds(size, workers):
+        if planned <= start:
+            continue
+        cut = find_safe_cut(path, planned, special_tokens)
+        if cut is None:
+            continue  # no safe cut near here: this part runs on
+        offset, lookahead = cut
+        parts.append(Part(path, start, offset, lookahead))
+        start = offset
+    parts.append(Part(path, start, None, ""))
+    return parts
+
+
+def part_bounds(size: int, workers: int, min_part: int | None = None) -> list[int]:
+    """Byte offsets to split near: `workers` parts, or parts of at most MAX_PART_BYTES."""
+    min_part = MIN_PART_BYTES if min_part is None else min_part
+    if workers < 2 or size < 2 * min_part:
+        return []
+    count = max(workers, -(-size // MAX_PART_BYTES))
+    return [size * k // count for k in range(1, count)]
+
+
+def find_safe_cut(path: Path, near: int, special_tokens: list[str]) -> tuple[int, str] | None:
+    """The first safe cut at or after byte `near`: (byte offset, the character after it).
+
+    The window starts a little before `near`, so a special token that began there is seen.
+    """
+    margin = 4 * max((len(s) for s in special_tokens), default=1)
+    begin = max(0, near - margin)
+    try:
+        with path.open("rb") as handle:
+            handle.seek(begin)
+            raw = handle.read(near - begin + CUT_WINDOW_BYTES)
+    except OSError as exc:
+        raise CorpusError(f"cannot read {path}: {exc.strerror or exc}") from None
+    skip = 0
+    while skip < min(4, len(raw)) and 0x80 <= raw[skip] <= 0xBF:
+        skip += 1  # start at a character, not inside one
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    try:
+        window = decoder.decode(raw[skip:], final=False)
+    except UnicodeDecodeError:
+        return None  # the counting pass reports the bad byte with its offset
+    for found in SAFE_CUT.finditer(window):
+        cut = found.start()
+        offset = begin + skip + len(window[:cut].encode("utf-8", "surrogatepass"))
+        if cut == 0 or offset < near or _inside_special(window, cut, special_tokens):
+            continue
+        return offset, window[cut]
+    return None
+
+
+def _inside_special(text: str, cut: int, special_tokens: list[str]) -> bool:
+    """Whether a special token in `text` starts before `cut` and ends after it."""
+    for special in special_tokens:
+        low = max(0, cut - len(special) + 1)
+        position = text.find(special, low, cut + len(special) - 1)
+        while position != -1 and position < cut:
+            if position + len(special) > cut:
+                return True
+            position = text.find(special, position + 1, cut + len(special) - 1)
+    return False
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """fork is fast, and safe only while this process runs no other thread."""
+    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as exc:
+        raise CorpusError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _part_size(part: Part) -> int:
+    end = _size(part.path) if part.end is None else part.end
+    return end - part.start
