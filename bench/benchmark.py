@@ -4,14 +4,20 @@ Not a test. Each measurement runs in a fresh subprocess (so peak memory is its o
 HF reads RAYON_NUM_THREADS at import); figures are medians of --repeat runs, and every
 ratio compares figures taken in the same run.
 
-    .venv/bin/python bench/benchmark.py                       # everything (slow: mix19)
-    .venv/bin/python bench/benchmark.py --corpora tinyshakespeare --vocab-sizes 5000
+    .venv/bin/python bench/benchmark.py                       # everything (~15 min)
+    .venv/bin/python bench/benchmark.py --corpora tinyshakespeare --vocab-sizes 5000 \
+        --no-big --no-app                                     # a quick look
 
-Training: ours (train_files, gpt2 pattern) against Hugging Face `tokenizers` (BPE trainer,
-ByteLevel pre-tokenizer with its 256-symbol alphabet; default threads and one thread),
-and the seeds' naive algorithm (recount every pair each merge), capped in time and
-extrapolated linearly from the merges it finished. Encoding: MB/s with the GPT-2
-vocabulary, ours against tiktoken, ids checked identical in the same run.
+Training: ours (train_files, gpt2 pattern, both cores for counting big files) against
+Hugging Face `tokenizers` (BPE trainer, ByteLevel pre-tokenizer with its 256-symbol
+alphabet; default threads and one thread), and the seeds' naive algorithm (recount every
+pair each merge), capped in time and extrapolated linearly from the merges it finished.
+Peak memory is the whole process tree's (counting processes included), sampled every
+10 ms, or the process's own high-water mark when that is higher.
+Encoding: MB/s with the GPT-2 vocabulary, ours against tiktoken, ids checked identical in
+the same run; setup (loading the vocabulary, building lookup tables) is timed apart.
+Any size: the command line on mix19 ten times over (191 MB) to V = 1000, and the same
+merges checked against one process. The app: bench/app_timing.py in headless Chromium.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +45,7 @@ import json, sys, time
 sys.path.insert(0, {str(ROOT)!r})
 from explorer import train_files
 start = time.perf_counter()
-result = train_files([{{path!r}}], {{vocab}}, pattern="gpt2")
+result = train_files([{{path!r}}], {{vocab}}, pattern="gpt2", workers=2)
 seconds = time.perf_counter() - start
 {PEAK}
 print(json.dumps({{{{"seconds": seconds, "merges": len(result.history.steps), "rss": rss}}}}))
@@ -85,13 +92,16 @@ OURS_ENCODE = f"""
 import json, sys, time
 sys.path.insert(0, {str(ROOT)!r})
 from explorer import load_bundled
+start = time.perf_counter()
 tok = load_bundled("gpt2")
+tok.prepare_encoding()
+setup = time.perf_counter() - start
 text = open({{path!r}}, encoding="utf-8", newline="").read()
 start = time.perf_counter()
 ids = tok.encode(text, disallowed_special=())
 seconds = time.perf_counter() - start
 {PEAK}
-print(json.dumps({{{{"seconds": seconds, "ids": hash(tuple(ids)), "rss": rss}}}}))
+print(json.dumps({{{{"seconds": seconds, "setup": setup, "ids": hash(tuple(ids)), "rss": rss}}}}))
 """
 
 TIKTOKEN_ENCODE = f"""
@@ -101,15 +111,30 @@ from tiktoken.load import data_gym_to_mergeable_bpe_ranks
 sys.path.insert(0, {str(ROOT)!r})
 from explorer.pretokenize import GPT2_PATTERN
 gpt2 = {str(ROOT / "vocabularies" / "gpt2")!r}
+start = time.perf_counter()
 ranks = data_gym_to_mergeable_bpe_ranks(gpt2 + "/vocab.bpe", gpt2 + "/encoder.json")
 enc = tiktoken.Encoding("gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
                         special_tokens={{{{"<|endoftext|>": 50256}}}})
+setup = time.perf_counter() - start
 text = open({{path!r}}, encoding="utf-8", newline="").read()
 start = time.perf_counter()
 ids = enc.encode_ordinary(text)
 seconds = time.perf_counter() - start
 {PEAK}
-print(json.dumps({{{{"seconds": seconds, "ids": hash(tuple(ids)), "rss": rss}}}}))
+print(json.dumps({{{{"seconds": seconds, "setup": setup, "ids": hash(tuple(ids)), "rss": rss}}}}))
+"""
+
+
+BIG_TRAIN = """
+import subprocess, sys, time
+start = time.perf_counter()
+subprocess.run([sys.executable, "-m", "explorer", "train", {path!r}, "--vocab-size", "1000",
+                "--pattern", "gpt2", "--workers", "{workers}", "--output", {prefix!r}],
+               check=True, cwd={root!r}, stderr=subprocess.DEVNULL)
+seconds = time.perf_counter() - start
+import json, resource
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({{"seconds": seconds, "rss": rss}}))
 """
 
 
@@ -121,18 +146,48 @@ class Figure:
 
 
 def run(code: str, threads: str | None = None) -> dict:
+    """Run code in a fresh process; its JSON result, with `rss` = peak MiB of the whole tree."""
     env = dict(os.environ, TIKTOKEN_CACHE_DIR="")
     if threads:
         env["RAYON_NUM_THREADS"] = threads
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
-    ).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True
+    )
+    peak_kib = 0
+    while process.poll() is None:
+        peak_kib = max(peak_kib, _tree_rss_kib(process.pid))
+        time.sleep(0.01)
+    out = process.stdout.read() if process.stdout else ""
+    if process.returncode:
+        raise RuntimeError(f"a measurement failed (exit {process.returncode}):\n{code}")
+    result = json.loads(out.strip().splitlines()[-1])
+    result["rss"] = max(result["rss"], peak_kib / 1024)
+    return result
+
+
+def _tree_rss_kib(pid: int) -> int:
+    """VmRSS of a process and all its descendants, now (0 for those already gone)."""
+    total = 0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            status = Path(f"/proc/{current}/status").read_text()
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+        pending.extend(int(child) for child in children)
+    return total
 
 
 def median(code: str, repeat: int, threads: str | None = None) -> Figure:
     runs = [run(code, threads) for _ in range(repeat)]
     extra = {k: v for k, v in runs[0].items() if k not in ("seconds", "rss")}
+    if "setup" in runs[0]:
+        extra["setup"] = statistics.median(r["setup"] for r in runs)
     return Figure(
         statistics.median(r["seconds"] for r in runs),
         statistics.median(r["rss"] for r in runs),
@@ -140,8 +195,31 @@ def median(code: str, repeat: int, threads: str | None = None) -> Figure:
     )
 
 
-def training_rows(path: Path, sizes: list[int], repeat: int, naive_cap: float) -> list[str]:
-    rows = []
+@dataclass
+class Training:
+    corpus: str
+    vocab: int
+    ours: Figure
+    hf: Figure
+    hf1: Figure
+    naive_seconds: float
+    naive_merges: int
+    merges: int
+
+    def row(self) -> str:
+        capped = (
+            "" if self.naive_merges >= self.merges else f" (extrapolated from {self.naive_merges})"
+        )
+        return (
+            f"| {self.corpus} | {self.vocab:,} | {self.ours.seconds:.2f} | {self.hf.seconds:.2f} "
+            f"| {self.hf1.seconds:.2f} | **{self.ours.seconds / self.hf.seconds:.2f}×** "
+            f"| {self.ours.seconds / self.hf1.seconds:.2f}× | {self.naive_seconds:,.0f}{capped} "
+            f"| {self.ours.rss:,.0f} | {self.hf.rss:,.0f} | {self.ours.rss / self.hf.rss:.2f}× |"
+        )
+
+
+def training(path: Path, sizes: list[int], repeat: int, naive_cap: float) -> list[Training]:
+    results = []
     for vocab in sizes:
         fields = {"path": str(path), "vocab": vocab, "cap": naive_cap}
         ours = median(OURS_TRAIN.format(**fields), repeat)
@@ -150,29 +228,81 @@ def training_rows(path: Path, sizes: list[int], repeat: int, naive_cap: float) -
         naive = run(NAIVE_TRAIN.format(**fields))
         merges = ours.extra["merges"]
         naive_s = naive["seconds"] * merges / max(1, naive["merges"])
-        capped = "" if naive["merges"] >= merges else f" (extrapolated from {naive['merges']})"
-        rows.append(
-            f"| {path.stem} | {vocab:,} | {ours.seconds:.2f} | {hf.seconds:.2f} "
-            f"| {hf1.seconds:.2f} | **{ours.seconds / hf.seconds:.2f}×** "
-            f"| {ours.seconds / hf1.seconds:.2f}× | {naive_s:,.0f}{capped} "
-            f"| {ours.rss:,.0f} | {hf.rss:,.0f} | {ours.rss / hf.rss:.2f}× |"
+        results.append(Training(path.stem, vocab, ours, hf, hf1, naive_s, naive["merges"], merges))
+        print(results[-1].row(), flush=True)
+    return results
+
+
+@dataclass
+class Encoding:
+    corpus: str
+    size_mb: float
+    ours: Figure
+    theirs: Figure
+
+    @property
+    def ratio(self) -> float:
+        return self.theirs.seconds / self.ours.seconds
+
+    def row(self) -> str:
+        same = "yes" if self.ours.extra["ids"] == self.theirs.extra["ids"] else "**NO**"
+        return (
+            f"| {self.corpus} | {self.size_mb:.1f} | {self.size_mb / self.ours.seconds:.2f} "
+            f"| {self.size_mb / self.theirs.seconds:.2f} | **{self.ratio:.2f}** | {same} "
+            f"| {self.ours.extra['setup']:.2f} | {self.theirs.extra['setup']:.2f} "
+            f"| {self.ours.rss:,.0f} | {self.theirs.rss:,.0f} |"
         )
-        print(rows[-1], flush=True)
-    return rows
 
 
-def encoding_row(path: Path, repeat: int) -> str:
-    size_mb = path.stat().st_size / 1e6
+def encoding(path: Path, repeat: int) -> Encoding:
     ours = median(OURS_ENCODE.format(path=str(path)), repeat)
     theirs = median(TIKTOKEN_ENCODE.format(path=str(path)), repeat)
-    same = "yes" if ours.extra["ids"] == theirs.extra["ids"] else "**NO**"
-    ours_mbs, theirs_mbs = size_mb / ours.seconds, size_mb / theirs.seconds
-    row = (
-        f"| {path.stem} | {size_mb:.1f} | {ours_mbs:.2f} | {theirs_mbs:.2f} "
-        f"| **{ours_mbs / theirs_mbs:.2f}** | {same} | {ours.rss:,.0f} | {theirs.rss:,.0f} |"
+    result = Encoding(path.stem, path.stat().st_size / 1e6, ours, theirs)
+    print(result.row(), flush=True)
+    return result
+
+
+def big_run(times: int = 10) -> dict:
+    """The command line on mix19 `times` over, on both cores and on one: time, memory, merges."""
+    source = SHARED / "corpora" / "mix19.txt"
+    with tempfile.TemporaryDirectory() as folder:
+        big = Path(folder) / f"mix19x{times}.txt"
+        data = source.read_bytes()
+        with big.open("wb") as handle:
+            for _ in range(times):
+                handle.write(data)
+        figures = {}
+        for workers in (2, 1):
+            prefix = str(Path(folder) / f"w{workers}")
+            code = BIG_TRAIN.format(path=str(big), workers=workers, prefix=prefix, root=str(ROOT))
+            figures[workers] = run(code)
+            figures[workers]["model"] = Path(prefix + ".model").read_bytes()
+            print(
+                f"mix19 x {times}, {workers} worker(s): {figures[workers]['seconds']:.1f} s, "
+                f"{figures[workers]['rss']:,.0f} MiB",
+                flush=True,
+            )
+        return {
+            "mb": big.stat().st_size / 1e6,
+            "two": figures[2],
+            "one": figures[1],
+            "same": figures[2]["model"] == figures[1]["model"],
+        }
+
+
+def app_figures(shared: Path) -> dict | None:
+    """bench/app_timing.py's figures (headless Chromium), or None when it cannot run."""
+    script = ROOT / "bench" / "app_timing.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--shared", str(shared)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
-    print(row, flush=True)
-    return row
+    if done.returncode:
+        print(f"app timing failed:\n{done.stderr[-2000:]}", flush=True)
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def versions() -> str:
@@ -193,6 +323,8 @@ def main() -> None:
     parser.add_argument("--vocab-sizes", nargs="+", type=int, default=[1000, 5000, 20000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--naive-cap", type=float, default=20.0, help="seconds per naive run")
+    parser.add_argument("--no-big", action="store_true", help="skip the 191 MB command line run")
+    parser.add_argument("--no-app", action="store_true", help="skip the Chromium timings")
     parser.add_argument("--output", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args()
     paths = [SHARED / "corpora" / f"{name}.txt" for name in args.corpora]
@@ -200,41 +332,144 @@ def main() -> None:
     if missing:
         sys.exit(f"error: missing corpora (../shared is beside developer checkouts): {missing}")
     started = time.perf_counter()
-    train = [
-        row
-        for p in paths
-        for row in training_rows(p, args.vocab_sizes, args.repeat, args.naive_cap)
-    ]
-    encode = [encoding_row(p, args.repeat) for p in paths]
+    trained = [t for p in paths for t in training(p, args.vocab_sizes, args.repeat, args.naive_cap)]
+    encoded = [encoding(p, args.repeat) for p in paths]
+    big = None if args.no_big else big_run()
+    app = None if args.no_app else app_figures(SHARED)
     command = " ".join(["python", "bench/benchmark.py", *sys.argv[1:]])
-    args.output.write_text(report(train, encode, command, time.perf_counter() - started))
+    elapsed = time.perf_counter() - started
+    args.output.write_text(report(trained, encoded, big, app, command, elapsed))
     print(f"wrote {args.output}")
 
 
-def report(train: list[str], encode: list[str], command: str, seconds: float) -> str:
-    return "\n".join(
-        [
-            "# Benchmarks",
+def report(
+    trained: list[Training],
+    encoded: list[Encoding],
+    big: dict | None,
+    app: dict | None,
+    command: str,
+    seconds: float,
+) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Machine: {versions()}. Produced by `{command}` in {seconds / 60:.1f} min; "
+        "medians of the runs, each in its own process. Ratios compare figures of this run.",
+        "",
+        "## Targets",
+        "",
+        "| target | figure | met |",
+        "|---|---|---|",
+        *target_rows(trained, encoded, big, app),
+        "",
+        "## Training (seconds; peak RSS in MiB)",
+        "",
+        "Ours counts chunks of files of 8 MB or more on both cores (only mix19 here), as HF's",
+        "default uses both; HF 1 thread is beside it. Naive: the seeds' algorithm, capped.",
+        "",
+        "| corpus | V | ours | HF | HF 1 thread | ours/HF | ours/HF 1t | naive (s) "
+        "| ours MiB | HF MiB | MiB ratio |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+        *(t.row() for t in trained),
+        "",
+        "## Encoding with the GPT-2 vocabulary (MB/s; setup in seconds; peak RSS in MiB)",
+        "",
+        "Setup: ours loads the bundled files and builds the lookup tables encoding uses;",
+        "tiktoken reads the same files and builds its Encoding. Throughput excludes setup.",
+        "",
+        "| corpus | MB | ours MB/s | tiktoken MB/s | ours/tiktoken | same ids | ours setup "
+        "| tiktoken setup | ours MiB | tiktoken MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        *(e.row() for e in encoded),
+        "",
+    ]
+    if big is not None:
+        lines += [
+            "## Any size: the command line on mix19 ten times over",
             "",
-            f"Machine: {versions()}. Produced by `{command}` in {seconds / 60:.1f} min; "
-            "medians of the runs, each in its own process.",
+            f"`python -m explorer train mix19x10.txt --vocab-size 1000 --pattern gpt2` "
+            f"({big['mb']:.0f} MB; writes the .model, .vocab and the full history):",
             "",
-            "## Training (seconds; peak RSS in MiB)",
+            "| workers | seconds | peak MiB (all processes) |",
+            "|---|---|---|",
+            f"| 2 | {big['two']['seconds']:.1f} | {big['two']['rss']:,.0f} |",
+            f"| 1 | {big['one']['seconds']:.1f} | {big['one']['rss']:,.0f} |",
             "",
-            "| corpus | V | ours | HF | HF 1 thread | ours/HF | ours/HF 1t | naive (s) "
-            "| ours MiB | HF MiB | MiB ratio |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
-            *train,
-            "",
-            "## Encoding with the GPT-2 vocabulary (MB/s; peak RSS in MiB)",
-            "",
-            "| corpus | MB | ours MB/s | tiktoken MB/s | ours/tiktoken | same ids | ours MiB "
-            "| tiktoken MiB |",
-            "|---|---|---|---|---|---|---|---|",
-            *encode,
+            f"Same merges on two cores as on one: {'yes' if big['same'] else '**NO**'} "
+            "(the .model files are byte-identical).",
             "",
         ]
-    )
+    if app is not None:
+        lines += [
+            "## The app (headless Chromium, bench/app_timing.py)",
+            "",
+            "```json",
+            json.dumps(app, indent=2),
+            "```",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def target_rows(
+    trained: list[Training], encoded: list[Encoding], big: dict | None, app: dict | None
+) -> list[str]:
+    def find(corpus: str, vocab: int) -> Training | None:
+        return next((t for t in trained if t.corpus == corpus and t.vocab == vocab), None)
+
+    rows = []
+    for corpus, vocab, limit in (
+        ("tinyshakespeare", 5000, 1.1),
+        ("mix19", 20000, 1.0),
+        ("multi_ja_th", 5000, 1.3),
+    ):
+        t = find(corpus, vocab)
+        if t is not None:
+            ratio = t.ours.seconds / t.hf.seconds
+            rows.append(
+                _target(
+                    f"training {corpus} V={vocab:,} ≤ {limit}× HF", f"{ratio:.2f}×", ratio <= limit
+                )
+            )
+    for e in encoded:
+        rows.append(
+            _target(
+                f"encoding {e.corpus} ≥ 1/3 tiktoken, same ids",
+                f"{e.ratio:.2f}",
+                e.ratio >= 1 / 3 and e.ours.extra["ids"] == e.theirs.extra["ids"],
+            )
+        )
+    worst = max(trained, key=lambda t: t.ours.rss / t.hf.rss, default=None)
+    if worst is not None:
+        ratio = worst.ours.rss / worst.hf.rss
+        rows.append(
+            _target(
+                "training peak memory ≤ 1.3× HF (worst row)",
+                f"{ratio:.2f}× ({worst.corpus}, V={worst.vocab:,})",
+                ratio <= 1.3,
+            )
+        )
+    if big is not None:
+        two = big["two"]
+        rows.append(
+            _target(
+                "191 MB to V=1000: ≤ 60 s, ≤ 1.5 GiB, same merges",
+                f"{two['seconds']:.1f} s, {two['rss']:,.0f} MiB",
+                two["seconds"] <= 60 and two["rss"] <= 1536 and big["same"],
+            )
+        )
+    if app is not None:
+        for key, label, limit in (
+            ("train_to_tokens_median_s", "app: click Train → coloured tokens ≤ 3 s", 3.0),
+            ("step_server_ms_median", "app: server time of one animation step ≤ 100 ms", 100.0),
+        ):
+            if key in app:
+                rows.append(_target(label, f"{app[key]:.2f}", app[key] <= limit))
+    return rows
+
+
+def _target(label: str, figure: str, met: bool) -> str:
+    return f"| {label} | {figure} | {'yes' if met else '**no**'} |"
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import regex
 
-from explorer.corpus import DEFAULT_BLOCK_CHARS, CorpusError, count_range
+from explorer.corpus import DEFAULT_BLOCK_CHARS, CorpusError, count_file_chunks, count_range
 from explorer.pretokenize import preset_name, resolve_pattern
 
 MIN_PART_BYTES = 4 << 20  # smaller files are counted whole: a process costs more
@@ -59,8 +59,13 @@ def count_files_in_parallel(
 ) -> dict[bytes, int]:
     """Chunk counts of the files (each a document), counted by `workers` processes."""
     specials = list(special_tokens)
-    parts = [part for path in paths for part in plan_parts(Path(path), workers, specials)]
+    paths = [Path(path) for path in paths]
+    parts = [part for path in paths for part in plan_parts(path, workers, specials)]
     total = sum(_part_size(part) for part in parts)
+    if len(parts) < 2 or total < 2 * MIN_PART_BYTES:  # a process would cost more than it saves
+        return count_file_chunks(
+            paths, pattern, specials, block_chars=block_chars, progress=progress
+        )
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         futures = [
             pool.submit(
