@@ -11,7 +11,6 @@ of the process, so loading it again is free (the first o200k_base load takes ~2 
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -134,6 +133,8 @@ def _verified_bytes(relative: str, sha256: str) -> bytes:
             f"the bundled vocabulary file {path} cannot be read ({exc.strerror or exc}); "
             "run from a checkout of the project, which has vocabularies/ beside explorer/"
         ) from None
+    import hashlib  # here, not at the top: OpenSSL costs 3.6 MB to every import of explorer
+
     actual = hashlib.sha256(data).hexdigest()
     if actual != sha256:
         raise BundledError(

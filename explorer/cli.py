@@ -130,7 +130,7 @@ def _add_train(train: argparse.ArgumentParser) -> None:
         type=int,
         default=os.cpu_count() or 1,
         metavar="N",
-        help="processes that count files of 8 MB or more (default: one per core)",
+        help="processes that count files of 1 MB or more (default: one per core)",
     )
     train.add_argument(
         "--output",

@@ -13,20 +13,22 @@ rule needs, is kept too.
 from __future__ import annotations
 
 import codecs
-import multiprocessing
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import regex
 
 from explorer.corpus import DEFAULT_BLOCK_CHARS, CorpusError, count_file_chunks, count_range
 from explorer.pretokenize import preset_name, resolve_pattern
 
-MIN_PART_BYTES = 4 << 20  # smaller files are counted whole: a process costs more
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
+
+MIN_PART_BYTES = 1 << 19  # files under twice this are counted whole: a process costs more
 MAX_PART_BYTES = 32 << 20  # parts of huge files, so progress moves and memory stays flat
 CUT_WINDOW_BYTES = 1 << 16  # how far past a planned split a safe cut is looked for
 SAFE_CUT = regex.compile(r"(?<=\n)(?=\p{L})|(?<=\p{L})(?= \p{L})")
@@ -66,6 +68,8 @@ def count_files_in_parallel(
         return count_file_chunks(
             paths, pattern, specials, block_chars=block_chars, progress=progress
         )
+    from concurrent.futures import ProcessPoolExecutor  # 2 MB of imports, only when used
+
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         futures = [
             pool.submit(
@@ -152,8 +156,10 @@ def _inside_special(text: str, cut: int, special_tokens: list[str]) -> bool:
     return False
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context() -> BaseContext:
     """fork is fast, and safe only while this process runs no other thread."""
+    import multiprocessing
+
     if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")

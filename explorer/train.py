@@ -83,7 +83,7 @@ def train_files(
     """Train on files read in blocks: memory holds the distinct chunks, not the text.
 
     The merges are exactly those of `train` on the files' texts (each file a document).
-    With `workers` > 1, files of 8 MB and more are counted by that many processes
+    With `workers` > 1, files of 1 MB and more are counted by that many processes
     (preset patterns other than `none`; see explorer.parallel).
     """
     paths = list(paths)
