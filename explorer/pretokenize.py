@@ -130,8 +130,8 @@ def covering_pieces(
     if compiled is None:
         return [text] if text else []
     pieces = split_chunks(text, compiled, timeout=timeout)
-    if sum(map(len, pieces)) == len(text):
-        return [p for p in pieces if p]
+    if sum(map(len, pieces)) == len(text):  # the matches cover the text (the presets' do)
+        return [p for p in pieces if p] if "" in pieces else pieces
     covered: list[str] = []
     end = 0
     try:
