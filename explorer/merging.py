@@ -188,6 +188,18 @@ class ChunkEncoder:
         if self._whole is None:
             self._build_tables()
 
+    def take_tables_from(self, larger: ChunkEncoder, vocab_size: int) -> None:
+        """Reuse a larger vocabulary's tables, if built, for its first `vocab_size` ids.
+
+        A token encodes to itself with all the merges exactly when it does with those up
+        to its own (merging never uses a later one on the way to it), so the larger
+        table, cut at vocab_size, is this one's. Its joinable pairs are a superset of
+        ours: fewer cuts, the same ids.
+        """
+        if larger._whole is not None and self._whole is None:
+            self._whole = {data: i for data, i in larger._whole.items() if i < vocab_size}
+            self._joinable = larger._joinable
+
     def _build_tables(self) -> dict[bytes, int]:
         """Which tokens encode to themselves, and which byte pairs tokens contain."""
         joinable: set[tuple[int, int]] = set()

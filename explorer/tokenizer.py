@@ -143,13 +143,15 @@ class Tokenizer:
             )
         if vocab_size >= self.vocab_size:
             return self
-        return Tokenizer(
+        smaller = Tokenizer(
             self.merges[: vocab_size - 256],
             pattern=self.pattern,
             special_tokens=list(self.special_tokens),
             byte_ids=self.byte_ids,
             trained=self.trained,  # the first merges of a trained tokenizer are trained too
         )
+        smaller._chunks.take_tables_from(self._chunks, vocab_size)
+        return smaller
 
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token; a special token gives its UTF-8 text."""

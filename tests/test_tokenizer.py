@@ -163,3 +163,18 @@ def test_any_merge_list_encodes_like_minbpe(picks: list[tuple[int, int]], text: 
     for pattern in ("none", "gpt2"):
         tokenizer = Tokenizer(merges, pattern=PRESETS[pattern])
         assert tokenizer.encode(text) == naive_encode(split_text(text, PRESETS[pattern]), merges)
+
+
+def test_a_smaller_view_reuses_checked_tables_and_encodes_the_same() -> None:
+    merges = [(97, 98), (98, 99), (97, 257), (256, 99), (99, 99)]
+    full = Tokenizer(merges)
+    full.encode("abc")  # builds and checks the tables
+    for size in range(256, 262):
+        view = full.at_vocab_size(size)
+        fresh = Tokenizer(merges[: size - 256])
+        for text in ("abc", "abcc abccc", "ccc ab"):
+            assert (
+                view.encode(text)
+                == fresh.encode(text)
+                == naive_encode([text], merges[: size - 256])
+            )
