@@ -19,10 +19,11 @@ from ui.runs import (
     origin,
     texts_of,
     tokenizer_at,
+    training_text_note,
     view_tokenizer,
     view_vocab_size,
 )
-from ui.samples import DEFAULT_SAMPLE, sample_text
+from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 PASSAGE_KEY = "animate_passage"
 EDITED_KEY = "animate_passage_edited"  # the user typed their own passage
@@ -85,9 +86,18 @@ def reset_passage(passage: str) -> None:
 
 
 def passage_input(run: Run) -> str:
-    """The text area (kept across pages) and a button back to the corpus's start."""
+    """The text area (kept across pages) and a button back to the corpus's start.
+
+    A run whose training text is not in the app starts from a bundled sample, and a
+    caption says so.
+    """
     sync_passage(run)
-    with st.expander("Passage: the start of the corpus, or a text of your own"):
+    sample = SAMPLES[DEFAULT_SAMPLE].title.split(" (")[0]
+    where = "the start of the corpus" if texts_of(run.spec) else f"the start of {sample}"
+    note = training_text_note(run.spec)
+    if note:
+        st.caption(f"{note} The passage is a bundled sample ({sample}) until you type your own.")
+    with st.expander(f"Passage: {where}, or a text of your own"):
         st.text_area(
             "Text to animate",
             key=PASSAGE_KEY,
@@ -98,7 +108,7 @@ def passage_input(run: Run) -> str:
             help="Any text: the steps are the ones training found on the corpus.",
         )
         st.button(
-            "Use the start of the corpus",
+            f"Use {where}",
             key="animate_reset",
             on_click=reset_passage,
             args=(corpus_passage(run),),

@@ -17,10 +17,12 @@ from ui.runs import (
     add_run,
     current_run_or_error,
     current_spec,
+    history_run_cached,
     imported_cached,
     origin,
     texts_of,
     train_spec,
+    training_text_note,
     view_tokenizer,
     view_vocab_size,
 )
@@ -288,7 +290,8 @@ def load_model() -> None:
     """The loader's callback: add the newly uploaded files as runs, or keep why they failed.
 
     Files already loaded stay in the uploader; only new ones are read, so a failed
-    half of GPT-2's pair is read again with the other half.
+    half of GPT-2's pair (or a history without its .model) is read again with the other
+    half. A history uploaded after its .model finds it among the files already loaded.
     """
     state = st.session_state
     state.pop(MODEL_ERROR_KEY, None)
@@ -301,26 +304,32 @@ def load_model() -> None:
         loaded = ts.tokenizer_uploads(
             [(upload.name, upload.getvalue()) for upload in new],
             tiktoken_pattern=state.get("train_tiktoken_pattern", ts.AUTO),
+            earlier=[(file.name, file.getvalue()) for file in uploads if file.file_id in done],
         )
-    except ValueError as exc:  # FormatError and InputError name the file and what is wrong
+    except ValueError as exc:  # the loaders' errors name the file and what is wrong
         state[MODEL_ERROR_KEY] = str(exc)
         return
-    for item in loaded:
-        if item.spec.kind == "imported":  # read once: keep the parsed tokenizer
+    for item in loaded:  # read once: keep what was parsed
+        if item.spec.kind == "imported":
             imported_cached(item.spec.text_key, item.texts[0], item.tokenizer)
+        if item.history is not None:
+            history_run_cached(item.spec.text_key, *item.texts, (item.tokenizer, item.history))
         add_run(item.spec, item.texts)
     state[LOADED_FILES_KEY] = done | {upload.file_id for upload in new}
 
 
 def load_model_form() -> None:
     with st.expander(
-        "Load a saved tokenizer (.model, tokenizer.json, .tiktoken, GPT-2's files)",
+        "Load a saved tokenizer (.model with or without its history, tokenizer.json, "
+        ".tiktoken, GPT-2's files)",
         expanded=MODEL_ERROR_KEY in st.session_state,
     ):
         st.file_uploader(
-            "A minbpe .model (such as one downloaded below) or merges JSON; a Hugging Face "
-            "tokenizer.json (byte-level BPE); a tiktoken .tiktoken file; or GPT-2's "
-            "encoder.json and vocab.bpe, both at once",
+            "A minbpe .model (such as one downloaded below) or merges JSON, with its "
+            "history JSON to explore every step (`python -m explorer train` writes X.model "
+            "and X.history.json: upload both); a Hugging Face tokenizer.json (byte-level "
+            "BPE); a tiktoken .tiktoken file; or GPT-2's encoder.json and vocab.bpe, both "
+            "at once",
             type=ts.LOADER_TYPES,
             accept_multiple_files=True,
             key="train_model_upload",
@@ -412,6 +421,9 @@ def metric_row(values: list[tuple[str, str, str | None]]) -> None:
 
 def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
     """The training text (or its words) as tokens, at the viewed vocab size."""
+    note = training_text_note(run.spec)
+    if note:
+        st.caption(f"{note} Encode any text with it on the Tokens page.")
     texts = texts_of(run.spec)
     if run.spec.kind not in ("text", "word_counts") or not texts:
         return

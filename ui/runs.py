@@ -1,9 +1,10 @@
 """Tokenizers of a session: their settings (in session state) and results (cached).
 
-A run is trained here, loaded from a file, or one of the bundled vocabularies (GPT-2,
-GPT-4, GPT-4o). Session state holds only inputs — the texts and the settings of each
-run, as a RunSpec — and results come back through bounded caches keyed on those plain
-values, so moving a slider never retrains and nothing large is copied per session.
+A run is trained here, loaded from a file (a .model may come with the merge history the
+command line wrote beside it), or one of the bundled vocabularies (GPT-2, GPT-4, GPT-4o).
+Session state holds only inputs — the texts and the settings of each run, as a RunSpec —
+and results come back through bounded caches keyed on those plain values, so moving a
+slider never retrains and nothing large is copied per session.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from explorer.bundled import bundled_name
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
 from explorer.pretokenize import PatternError, compile_pattern, preset_name, resolve_pattern
+from ui.history_runs import HISTORY_KIND, parse_model_with_history
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 MAX_RUNS = 4  # trained or loaded tokenizers a session keeps at once; the oldest goes first
@@ -41,7 +43,9 @@ class RunSpec:
     """What a run was trained on and how: plain values, cheap to keep and to hash.
 
     kind is "text" (documents), "word_counts" (a `word count` table), "model" (a
-    loaded .model file: no corpus, no history), "imported" (a tokenizer made elsewhere,
+    loaded .model file: no corpus, no history), "model_history" (a .model loaded with
+    its history JSON, as `python -m explorer train` writes them: the history, no corpus;
+    the documents are the two files' texts), "imported" (a tokenizer made elsewhere,
     kept as tokenizer.json text: no corpus, no history) or "bundled" (a vocabulary that
     ships with the explorer; text_key is its name, as "cl100k_base": nothing is kept).
     """
@@ -58,7 +62,7 @@ class RunSpec:
 
 @dataclass(frozen=True)
 class Run:
-    """A run's results: the tokenizer, and the history when it was trained here."""
+    """A run's results: the tokenizer, and the history when it was trained (or loaded with one)."""
 
     spec: RunSpec
     tokenizer: Tokenizer
@@ -81,6 +85,7 @@ BUNDLED_RUNS = {  # bundled name -> (short title, where it comes from)
     "o200k_base": ("GPT-4o", "GPT-4o's o200k_base (OpenAI, 2024)"),
 }
 NO_TEXTS = ("bundled",)  # kinds that keep nothing in the session
+LOADED_KINDS = ("model", HISTORY_KIND, "imported")  # kinds that keep the texts of their files
 
 
 def text_key(texts: tuple[str, ...]) -> str:
@@ -149,6 +154,23 @@ def imported_cached(text_key: str, _text: str, _parsed: Tokenizer | None = None)
     return parse_tokenizer_json(_text, source="the imported tokenizer.json")
 
 
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
+def history_run_cached(
+    text_key: str,
+    _model_text: str,
+    _history_text: str,
+    _parsed: tuple[Tokenizer, MergeHistory] | None = None,
+) -> tuple[Tokenizer, MergeHistory]:
+    """A .model and its history from their texts, keyed on the texts' hash (a history of
+    50,000 merges is megabytes, too much to hash on every call).
+
+    The loader passes what it has just parsed and checked as `_parsed`, so it is read once.
+    """
+    if _parsed is not None:
+        return _parsed
+    return parse_model_with_history(_model_text, _history_text)
+
+
 # subtle: a view of a bundled vocabulary holds up to 200,000 merges (~50 MB), so few are kept
 @st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
 def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
@@ -203,9 +225,12 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     """Keep a run (renaming it if the name is taken); it becomes current at the next rerun.
 
     A page that adds a run calls `st.rerun()` afterwards. Bundled vocabularies keep
-    nothing in the session, so they do not count towards MAX_RUNS.
+    nothing in the session, so they do not count towards MAX_RUNS. A .model loaded with
+    its history takes the place of the same .model loaded alone.
     """
     runs: dict[str, RunSpec] = st.session_state[RUNS_KEY]
+    if spec.kind == HISTORY_KIND:
+        _drop_model_only_runs(text_key(texts[:1]))
     name, n = spec.name, 2
     while name in runs and runs[name] != spec:
         name, n = f"{spec.name} ({n})", n + 1
@@ -220,6 +245,13 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     _forget_unused_texts()
     st.session_state[PENDING_KEY] = name
     return spec
+
+
+def _drop_model_only_runs(model_key: str) -> None:
+    """Forget runs of a .model loaded alone once it is loaded again with its history."""
+    runs: dict[str, RunSpec] = st.session_state[RUNS_KEY]
+    for name in [n for n, s in runs.items() if s.kind == "model" and s.text_key == model_key]:
+        del runs[name]
 
 
 def _forget_unused_texts() -> None:
@@ -284,7 +316,12 @@ def bundled_spec(name: str) -> RunSpec:
 
 
 def origin(spec: RunSpec) -> str:
-    """How a run without a history came here, for messages: "loaded from a .model file"."""
+    """How a run not trained in the app came here, for messages: "loaded from a .model file"."""
+    if spec.kind == HISTORY_KIND:
+        return (
+            "trained outside the app (as with `python -m explorer train`) and loaded with "
+            "its merge history"
+        )
     if spec.kind == "bundled":
         return f"published by OpenAI ({spec.text_key}), not trained here"
     if spec.kind == "imported":
@@ -297,14 +334,28 @@ def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
     if spec.kind == "bundled":
         return Run(spec, load_bundled(spec.text_key), None)
     texts = _documents(spec)
-    if spec.kind in ("model", "imported") and not texts:
+    if spec.kind in LOADED_KINDS and not texts:
         raise RunError(f"the file of {spec.name!r} is no longer in this session; load it again")
     if spec.kind == "model":
         return Run(spec, model_cached(texts[0]), None)
+    if spec.kind == HISTORY_KIND:
+        tokenizer, history = history_run_cached(spec.text_key, texts[0], texts[1])
+        return Run(spec, tokenizer, history)
     if spec.kind == "imported":
         return Run(spec, imported_cached(spec.text_key, texts[0]), None)
     result = train_spec(spec, texts, progress)
     return Run(spec, result.tokenizer, result.history)
+
+
+def training_text_note(spec: RunSpec) -> str:
+    """A sentence for a run that has a history but whose training text is not in the app
+    ("" for any other run); pages add what they show instead."""
+    if spec.kind != HISTORY_KIND:
+        return ""
+    return (
+        f"The training text is not in the app: this tokenizer was {origin(spec)}, so its "
+        "counts, ties and lengths are that corpus's."
+    )
 
 
 def current_run() -> Run:

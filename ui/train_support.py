@@ -16,7 +16,7 @@ import html
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import regex
@@ -26,11 +26,19 @@ from explorer.bundled import BUNDLED
 from explorer.corpus import CorpusError, parse_word_counts
 from explorer.exports import tiktoken_text, tokenizer_json
 from explorer.formats import decode_utf8, model_text, parse_merges_json, vocab_text
+from explorer.history_file import FORMAT_NAME as HISTORY_FORMAT
 from explorer.history_file import history_json
 from explorer.imports import parse_gpt2, parse_tiktoken
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.pretokenize import PRESETS, compile_pattern, preset_name, resolve_pattern
 from explorer.render import render_token, token_colors
+from ui.history_runs import (
+    HISTORY_KIND,
+    is_history_name,
+    loaded_source,
+    pair_histories,
+    parse_history_for,
+)
 from ui.runs import MAX_APP_VOCAB_SIZE, RunSpec, run_name, text_key
 from ui.samples import SAMPLES, Sample
 
@@ -251,26 +259,36 @@ _TIKTOKEN_LINE = regex.compile(r"[A-Za-z0-9+/]+=*[ \t]+[0-9]+")
 GPT2_FILES = ("encoder_json", "vocab_bpe")
 
 
+MODEL_FILES = ("model", "merges_json")  # file kinds a history can go with
+
+
 @dataclass(frozen=True)
 class Loaded:
-    """A tokenizer read from files: its run, the run's documents, and the tokenizer."""
+    """A tokenizer read from files: its run, the run's documents, the tokenizer, and the
+    merge history when a .model came with one."""
 
     spec: RunSpec
     texts: tuple[str, ...]
     tokenizer: Tokenizer
+    history: MergeHistory | None = None
 
 
 def file_kind(name: str, text: str) -> str:
     """What a tokenizer file holds, from its name and then its first line or its JSON.
 
-    One of "model", "merges_json", "tokenizer_json", "tiktoken", "encoder_json", "vocab_bpe".
+    One of "model", "merges_json", "history_json", "tokenizer_json", "tiktoken",
+    "encoder_json", "vocab_bpe".
 
     >>> file_kind("a.model", ""), file_kind("cl100k_base.tiktoken", ""), file_kind("x", "#version")
     ('model', 'tiktoken', 'vocab_bpe')
     >>> file_kind("x.json", '{"model": {}}'), file_kind("x.json", '{"(97, 97)": 256}')
     ('tokenizer_json', 'merges_json')
+    >>> file_kind("a.history.json", "{"), file_kind("x.json", '{"format": "%s"}' % HISTORY_FORMAT)
+    ('history_json', 'history_json')
     """
     lower = name.casefold()
+    if is_history_name(name):
+        return "history_json"
     first = text.removeprefix("\ufeff").lstrip().split("\n", 1)[0].strip()
     if lower.endswith(".model") or first in ("minbpe v1", "bpe v1"):
         return "model"
@@ -301,6 +319,8 @@ def _json_kind(name: str, text: str) -> str:
         return "encoder_json" if named_vocab else "merges_json"
     if not isinstance(value, dict):
         return "merges_json"
+    if value.get("format") == HISTORY_FORMAT:
+        return "history_json"
     if isinstance(value.get("model"), dict):  # GPT-2's encoder.json has a token "model"
         return "tokenizer_json"
     first = next(iter(value), "")
@@ -310,19 +330,77 @@ def _json_kind(name: str, text: str) -> str:
 
 
 def tokenizer_uploads(
-    files: Sequence[tuple[str, bytes]], *, tiktoken_pattern: str = AUTO
+    files: Sequence[tuple[str, bytes]],
+    *,
+    tiktoken_pattern: str = AUTO,
+    earlier: Sequence[tuple[str, bytes]] = (),
 ) -> list[Loaded]:
-    """The tokenizers in uploaded files, one per file (GPT-2's two files make one).
+    """The tokenizers in uploaded files, one per file (GPT-2's two files make one, and so
+    do a .model and its history).
 
-    .model files and merges JSON become "model" runs; the rest become "imported" runs
-    that keep tokenizer.json text. A .tiktoken file holds no pattern: `tiktoken_pattern`
-    names one, or AUTO guesses it from the file. Raises the first file's error:
-    FormatError (from the engine, naming the file and line) or InputError.
+    .model files and merges JSON become "model" runs, or "model_history" runs when their
+    history JSON comes with them (see ui.history_runs.pair_histories; `earlier` are files
+    loaded before and still in the uploader, where a history may find its .model); the
+    rest become "imported" runs that keep tokenizer.json text. A .tiktoken file holds no
+    pattern: `tiktoken_pattern` names one, or AUTO guesses it from the file. Raises the
+    first file's error: FormatError (from the engine, naming the file and line),
+    HistoryUploadError or InputError.
     """
     kinds = [(name, text, file_kind(name, text)) for name, text in _decoded(files)]
-    loaded = [_load_file(name, text, kind, tiktoken_pattern) for name, text, kind in kinds]
+    with_history, paired = _models_with_histories(kinds, earlier)
+    loaded = [
+        _load_file(name, text, kind, tiktoken_pattern)
+        for name, text, kind in kinds
+        if name not in paired
+    ]
     gpt2 = [(name, text, kind) for name, text, kind in kinds if kind in GPT2_FILES]
-    return [item for item in loaded if item is not None] + ([gpt2_upload(gpt2)] if gpt2 else [])
+    found = [item for item in loaded if item is not None] + with_history
+    return found + ([gpt2_upload(gpt2)] if gpt2 else [])
+
+
+def _models_with_histories(
+    kinds: Sequence[tuple[str, str, str]], earlier: Sequence[tuple[str, bytes]]
+) -> tuple[list[Loaded], set[str]]:
+    """A run for each uploaded history with the .model it goes with (see pair_histories),
+    and the names of those models, which are then not loaded alone as well."""
+    histories = {name: text for name, text, kind in kinds if kind == "history_json"}
+    if not histories:
+        return [], set()
+    models = {name: (text, kind) for name, text, kind in kinds if kind in MODEL_FILES}
+    older: dict[str, tuple[str, str]] = {}
+    for name, text in _decoded(earlier):  # loaded before: read only to find a history's model
+        kind = file_kind(name, text)
+        if kind in MODEL_FILES and name not in models:
+            older[name] = (text, kind)
+    owners = pair_histories(list(models), list(histories), list(older))
+    files = older | models
+    runs = [
+        model_with_history(model, *files[model], history, histories[history])
+        for history, model in owners.items()
+    ]
+    return runs, set(owners.values())
+
+
+def model_with_history(
+    model_name: str, model_text: str, kind: str, history_name: str, history_text: str
+) -> Loaded:
+    """A .model (or merges JSON) and its history JSON as one "model_history" run.
+
+    The run keeps both texts, the .model's first. Raises FormatError for a malformed
+    file and HistoryUploadError for a history whose merges are not the model's.
+    """
+    model = _model_file(model_name, model_text, json_file=kind == "merges_json")
+    history = parse_history_for(
+        model.tokenizer, history_text, model_name=model_name, history_name=history_name
+    )
+    texts = (model.texts[0], history_text)
+    spec = replace(
+        model.spec,
+        source=loaded_source(model_name, history_name),
+        text_key=text_key(texts),
+        kind=HISTORY_KIND,
+    )
+    return Loaded(spec, texts, model.tokenizer, history)
 
 
 def _decoded(files: Sequence[tuple[str, bytes]]) -> list[tuple[str, str]]:
@@ -330,7 +408,8 @@ def _decoded(files: Sequence[tuple[str, bytes]]) -> list[tuple[str, str]]:
 
 
 def _load_file(name: str, text: str, kind: str, tiktoken_pattern: str) -> Loaded | None:
-    """One file's tokenizer; None for half of GPT-2's pair (gpt2_upload reads those)."""
+    """One file's tokenizer; None for half of GPT-2's pair (gpt2_upload reads those) and
+    for a history (model_with_history reads it with its .model)."""
     if kind in ("model", "merges_json"):
         return _model_file(name, text, json_file=kind == "merges_json")
     if kind == "tokenizer_json":
