@@ -405,12 +405,48 @@ def report(
         lines += [
             "## The app (headless Chromium, bench/app_timing.py)",
             "",
+            "| measurement | median | p95 |",
+            "|---|---|---|",
+            *app_rows(app),
+            "",
+            "<details><summary>All figures (JSON)</summary>",
+            "",
             "```json",
             json.dumps(app, indent=2),
             "```",
             "",
+            "</details>",
+            "",
         ]
     return "\n".join(lines)
+
+
+APP_FIGURES = [  # (label, key prefix, unit); bench/app_timing.py says what each spans
+    (
+        "click Train → coloured tokens (tinyshakespeare, V=5,000; fresh server)",
+        "train_to_tokens_cold",
+        "s",
+    ),
+    ("one animation step: click → the new step visible in the browser", "step_browser_ms", "ms"),
+    (
+        "one animation step: the whole page script (Streamlit AppTest)",
+        "step_apptest_rerun_ms",
+        "ms",
+    ),
+    ("one animation step: the page's own work (encode, HTML, charts)", "step_server_ms", "ms"),
+]
+
+
+def app_rows(app: dict) -> list[str]:
+    rows = []
+    for label, prefix, unit in APP_FIGURES:
+        median_key = f"{prefix}_median_s" if unit == "s" else f"{prefix}_median"
+        if median_key in app:
+            p95 = app.get(f"{prefix}_p95", "")
+            rows.append(
+                f"| {label} | {app[median_key]} {unit} | {f'{p95} {unit}' if p95 else ''} |"
+            )
+    return rows
 
 
 def target_rows(
@@ -462,8 +498,17 @@ def target_rows(
         )
     if app is not None:
         for key, label, limit in (
-            ("train_to_tokens_median_s", "app: click Train → coloured tokens ≤ 3 s", 3.0),
-            ("step_server_ms_median", "app: server time of one animation step ≤ 100 ms", 100.0),
+            ("train_to_tokens_cold_median_s", "app: click Train → coloured tokens ≤ 3 s", 3.0),
+            (
+                "step_apptest_rerun_ms_median",
+                "app: server time of one animation step ≤ 100 ms",
+                100.0,
+            ),
+            (
+                "step_browser_ms_median",
+                "app: one step, click → visible in Chromium ≤ 100 ms",
+                100.0,
+            ),
         ):
             if key in app:
                 rows.append(_target(label, f"{app[key]:.2f}", app[key] <= limit))
