@@ -26,7 +26,7 @@ from operator import not_
 
 CHUNK_CACHE_SIZE = 1 << 16
 SHORT_CHUNK = 20  # bytes; longer runs are merged with a heap instead of rank scans
-CUT_SEARCH_MIN = 8  # bytes; shorter chunks are not worth searching for cut points
+CUT_SEARCH_MIN = 8  # bytes; shorter chunks, and short ASCII words, are merged whole
 _NO_MERGE = 1 << 62  # a rank above every real one
 
 
@@ -151,37 +151,36 @@ class ChunkEncoder:
         if token is not None:
             return [token]
         n = len(data)
-        if n < CUT_SEARCH_MIN:
-            return self._encode_part(data)
-        pairs = zip(data, data[1:])
-        cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
-        if not cuts:
-            return self._encode_part(data)
-        parts = self._parts
+        if n > SHORT_CHUNK or (n >= CUT_SEARCH_MIN and not chunk.isascii()):
+            pairs = zip(data, data[1:])
+            cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
+            if cuts:
+                cuts.append(n)
+                return self._encode_parts(data, cuts)
+        return self._merge(data)
+
+    def _encode_parts(self, data: bytes, ends: list[int]) -> list[int]:
+        """Merge the parts data[previous end:end] on their own; each is cached by bytes."""
+        parts, whole = self._parts, self._whole
+        assert whole is not None
         ids: list[int] = []
         start = 0
-        cuts.append(n)
-        for end in cuts:
+        for end in ends:
             part = data[start:end]
             found = parts.get(part)
             if found is None:
-                found = self._encode_part(part)
+                token = whole.get(part)
+                found = [token] if token is not None else self._merge(part)
+                if len(parts) >= CHUNK_CACHE_SIZE:
+                    parts.clear()
+                parts[part] = found
             ids += found
             start = end
         return ids
 
-    def _encode_part(self, data: bytes) -> list[int]:
-        """Merge bytes that no cut divides; the result is cached by bytes."""
-        token = self._whole.get(data) if self._whole else None
-        if token is not None:
-            ids = [token]
-        else:
-            raw = data.translate(self.byte_table) if self.byte_table else data
-            ids = merge_ids(list(raw), self.ranks)
-        if len(self._parts) >= CHUNK_CACHE_SIZE:
-            self._parts.clear()
-        self._parts[data] = ids
-        return ids
+    def _merge(self, data: bytes) -> list[int]:
+        raw = data.translate(self.byte_table) if self.byte_table else data
+        return merge_ids(list(raw), self.ranks)
 
     def prepare(self) -> None:
         """Build the tables now rather than on the first chunk that needs them."""
