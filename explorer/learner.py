@@ -20,13 +20,13 @@ smallest live position.
 
 from __future__ import annotations
 
-import gc
 import heapq
 from collections import defaultdict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import add
 
+from explorer.collector import collector_paused
 from explorer.history import MergeStep, StopReason
 
 # A pair (a, b) is the integer a * PAIR_BASE + b: cheaper to hash than a tuple.
@@ -252,13 +252,8 @@ def learn_merges(
     progress: ProgressCallback | None = None,
 ) -> LearnedMerges:
     """Learn up to `num_merges` merges from chunks (in first-appearance order) and their counts."""
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # millions of small objects and no cycles: the collector only costs time
-    try:
+    with collector_paused():  # millions of small objects and no cycles
         return _learn(chunk_counts, num_merges, min_count, vocab, progress)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 def _learn(

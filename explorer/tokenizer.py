@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from explorer.collector import collector_paused
 from explorer.merging import ChunkEncoder
 from explorer.pretokenize import (
     compile_pattern,
@@ -184,8 +185,9 @@ class Tokenizer:
         plain text (`disallowed_special=()`) raises SpecialTokenError.
         """
         ids: list[int] = []
-        for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
-            ids.extend(piece_ids)
+        with collector_paused():
+            for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
+                ids.extend(piece_ids)
         return ids
 
     def prepare_encoding(self) -> None:
@@ -205,8 +207,9 @@ class Tokenizer:
     ) -> Encoding:
         """Encode and say where each token came from, so a view never re-tokenises."""
         ids: list[int] = []
-        for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
-            ids.extend(piece_ids)
+        with collector_paused():
+            for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
+                ids.extend(piece_ids)
         byte_spans: list[tuple[int, int]] = []
         position = 0
         for token in ids:
