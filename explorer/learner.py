@@ -268,6 +268,16 @@ def _learn(
     queue = _PairQueue(corpus)
     vocab = dict(vocab) if vocab else {i: bytes([i]) for i in range(256)}
     steps: list[MergeStep] = []
+    # The same pairs tie step after step at low counts: one tuple each, not one per step
+    # (tinyshakespeare to V = 20,000 recorded 91,000 ties, 11 MB as fresh tuples).
+    tie_pairs: dict[int, tuple[int, int]] = {}
+
+    def tie_pair(key: int) -> tuple[int, int]:
+        pair = tie_pairs.get(key)
+        if pair is None:
+            pair = tie_pairs[key] = divmod(key, PAIR_BASE)
+        return pair
+
     stop = StopReason.VOCAB_SIZE_REACHED
     report_every = max(1, num_merges // 200)
     for rank in range(num_merges):
@@ -295,7 +305,7 @@ def _learn(
                 count=count,
                 merged=merged,
                 length_after=corpus.length,
-                ties=tuple(divmod(t, PAIR_BASE) for t in ties),
+                ties=tuple(tie_pair(t) for t in ties),
             )
         )
         if progress is not None and (rank + 1) % report_every == 0:
