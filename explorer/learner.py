@@ -272,25 +272,40 @@ class _PairQueue:
         return None
 
     def peek_ties(self, key: int, count: int) -> list[int]:
-        """Up to five other pairs with the same count, in tie order.
+        """Up to five other pairs with the same count as `key`, in tie order.
 
-        They wait, in that order, in `ready` rather than going back into the heap: at
-        low counts the same pairs tie step after step, and re-sorting them each time
-        was a third of training time. A merge that changes one sends it back.
+        They wait, in that order, in `ready` rather than in the heap: at low counts the
+        same pairs tie step after step, and re-sorting them each time was a third of
+        training time. A merge that changes one sends it back (see _recheck_ready).
         """
-        if not self.ready and (not self.heap or -self.heap[0][0] != count):
+        ready, heap = self.ready, self.heap
+        if not ready and (not heap or -heap[0][0] != count):
             return []  # every entry left has a lower count: no tie is possible
-        found: list[tuple[int, int, int]] = []
-        while len(found) < MAX_TIES_RECORDED:
-            best = self.pop_best()
+        ties: list[int] = []
+        i = 0
+        while len(ties) < MAX_TIES_RECORDED:
+            if i < len(ready):
+                tied, first, other = ready[i]
+                if not heap or (heap[0][0], heap[0][1]) > (-tied, first):
+                    ties.append(other)  # no heap entry can come before it
+                    i += 1
+                    continue
+            best = self._pop_exact()
             if best is None:
                 break
-            if best[1] != count:
+            other, tied, first = best
+            if i < len(ready) and (-tied, first) > (-ready[i][0], ready[i][1]):
+                self.push(*best)  # it comes after the next waiting tie
+                ties.append(ready[i][2])
+                i += 1
+                continue
+            if tied != count:
                 self.push(*best)
                 break
-            found.append(best)
-        self.ready[:0] = [(tied, first, other) for other, tied, first in found]
-        return [other for other, _, _ in found if other != key]
+            ready.insert(i, (tied, first, other))
+            ties.append(other)
+            i += 1
+        return ties
 
 
 def learn_merges(
