@@ -307,6 +307,17 @@ def app_figures(shared: Path) -> dict | None:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def commit() -> str:
+    """The checked-out commit, with "+changes" when the tree differs from it."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+        return done.stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
 def versions() -> str:
     import regex
     import tiktoken
@@ -355,8 +366,9 @@ def report(
     lines = [
         "# Benchmarks",
         "",
-        f"Machine: {versions()}. Produced by `{command}` in {seconds / 60:.1f} min; "
-        "medians of the runs, each in its own process. Ratios compare figures of this run.",
+        f"Machine: {versions()}. Produced by `{command}` at commit {commit()} in "
+        f"{seconds / 60:.1f} min; medians of the runs, each in its own process. Ratios "
+        "compare figures of this run.",
         "",
         "## Targets",
         "",
