@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import codecs
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,16 +69,19 @@ def count_files_in_parallel(
         )
     from concurrent.futures import ProcessPoolExecutor  # 2 MB of imports, only when used
 
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+    # This process counts the first part itself while the others are counted elsewhere:
+    # one process fewer, and a forked Python process costs several MB (refcounts copy
+    # the pages it touches).
+    children = min(workers, len(parts) - 1)
+    with ProcessPoolExecutor(max_workers=children, mp_context=_context()) as pool:
         futures = [
-            pool.submit(
-                count_range, p.path, p.start, p.end, p.lookahead, pattern, specials, block_chars
-            )
-            for p in parts
+            pool.submit(count_range, *_where(p), pattern, specials, block_chars) for p in parts[1:]
         ]
-        counts: Counter[str] = Counter()
-        done = 0
-        for part, future in zip(parts, futures):
+        counts = count_range(*_where(parts[0]), pattern, specials, block_chars)
+        done = _part_size(parts[0])
+        if progress is not None:
+            progress("counting", done, total)
+        for part, future in zip(parts[1:], futures):
             counts.update(future.result())  # in text order: first appearances stay first
             done += _part_size(part)
             if progress is not None:
@@ -163,6 +165,10 @@ def _context() -> BaseContext:
     if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
+
+
+def _where(part: Part) -> tuple[Path, int, int | None, str]:
+    return part.path, part.start, part.end, part.lookahead
 
 
 def _size(path: Path) -> int:
