@@ -26,7 +26,9 @@ from explorer.pretokenize import (
     compile_pattern,
     covering_pieces,
     match_timeout,
+    preset_name,
     special_splitter,
+    split_chunks,
     split_specials,
 )
 
@@ -98,6 +100,10 @@ class Tokenizer:
         }
         self.pattern = pattern
         self._compiled = compile_pattern(pattern)
+        # A preset's matches cover any text (every character is a letter, a number, a
+        # space or something else, each with an alternative), so they need no check;
+        # a custom pattern's gaps become pieces of their own.
+        self._pieces = split_chunks if preset_name(pattern) is not None else covering_pieces
         self.special_tokens = _special_ids(special_tokens, 256 + len(self.merges))
         self.special_by_id = {i: s for s, i in self.special_tokens.items()}
         self._splitter = special_splitter(self.special_tokens)
@@ -184,11 +190,7 @@ class Tokenizer:
         A special token in the text that is neither allowed nor explicitly permitted as
         plain text (`disallowed_special=()`) raises SpecialTokenError.
         """
-        ids: list[int] = []
-        with collector_paused():
-            for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
-                ids.extend(piece_ids)
-        return ids
+        return self._encode_ids(text, allowed_special, disallowed_special)
 
     def prepare_encoding(self) -> None:
         """Build encoding's lookup tables now (else the first encode does): ~0.03 s for GPT-2."""
@@ -206,10 +208,7 @@ class Tokenizer:
         disallowed_special: SpecialSet = "all",
     ) -> Encoding:
         """Encode and say where each token came from, so a view never re-tokenises."""
-        ids: list[int] = []
-        with collector_paused():
-            for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
-                ids.extend(piece_ids)
+        ids = self._encode_ids(text, allowed_special, disallowed_special)
         byte_spans: list[tuple[int, int]] = []
         position = 0
         for token in ids:
@@ -217,6 +216,18 @@ class Tokenizer:
             byte_spans.append((position, end))
             position = end
         return Encoding(ids, _char_spans(text, byte_spans), byte_spans)
+
+    def _encode_ids(
+        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
+    ) -> list[int]:
+        ids: list[int] | None = None
+        with collector_paused():
+            for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
+                if ids is None:
+                    ids = piece_ids  # a fresh list: no need to copy the first segment's ids
+                else:
+                    ids += piece_ids
+        return ids or []
 
     def _encode_pieces(
         self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
@@ -228,9 +239,7 @@ class Tokenizer:
             if is_special:
                 yield [self.special_tokens[segment]]
                 continue
-            yield self._chunks.encode_chunks(
-                covering_pieces(segment, self._compiled, timeout=timeout)
-            )
+            yield self._chunks.encode_chunks(self._pieces(segment, self._compiled, timeout=timeout))
 
     def _allowed(self, allowed: SpecialSet, disallowed: SpecialSet, text: str) -> set[str]:
         specials = set(self.special_tokens)
