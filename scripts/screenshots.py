@@ -69,8 +69,11 @@ def wait_until_idle(page: Page, timeout_s: float = 60) -> None:
         elif quiet_since is None:
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since > 1.5:
-            return
+            break
         time.sleep(0.2)
+    # Widgets whose code loads lazily (buttons, number inputs, the token HTML) are grey
+    # placeholders until it arrives: a picture taken then shows empty boxes.
+    page.wait_for_selector('[data-testid="stSkeleton"]', state="detached", timeout=30_000)
 
 
 def main() -> None:
