@@ -28,8 +28,10 @@ from explorer.pretokenize import (
 DEFAULT_BLOCK_CHARS = 1 << 18  # 256K characters: the match list of a block stays ~4 MB
 LOOKBEHIND_CONTEXT = 256  # characters kept before a block cut, for \b and lookbehinds
 STABILITY_WINDOW = 64  # characters re-matched around a custom pattern's block cut
-# Zero-width: after a newline before a letter, or before a space between letters.
-CUT_POINT = regex.compile(r"(?<=\n)(?=\p{L})|(?<=\p{L})(?= \p{L})", flags=regex.REVERSE)
+# Zero-width: after a newline before a letter, or before a space between letters. No
+# preset's match crosses such a place or looks past it (explorer.parallel cuts there too).
+SAFE_CUT_PATTERN = r"(?<=\n)(?=\p{L})|(?<=\p{L})(?= \p{L})"
+CUT_POINT = regex.compile(SAFE_CUT_PATTERN, flags=regex.REVERSE)
 
 
 class CorpusError(ValueError):
@@ -61,7 +63,7 @@ def count_file_chunks(
     """
     counter = _ChunkCounter(resolve_pattern(pattern), special_tokens)
     paths = [Path(p) for p in paths]
-    total = sum(_file_size(p) for p in paths)
+    total = sum(file_size(p) for p in paths)
     done = 0
     for path in paths:
         for block, final in _read_blocks(path, block_chars):
@@ -107,7 +109,8 @@ def word_chunk_counts(word_counts: dict[str, int]) -> dict[bytes, int]:
     return counts
 
 
-def _file_size(path: Path) -> int:
+def file_size(path: Path) -> int:
+    """A file's size in bytes; a CorpusError naming it when it cannot be read."""
     try:
         return path.stat().st_size
     except OSError as exc:

@@ -170,8 +170,11 @@ class _PairQueue:
         self.ready: list[tuple[int, int, int]] = []  # (count, first, pair): ties, in order
         self.changed = _NOTHING  # the pair merged since `ready` was checked
         for key, count in corpus.count.items():
-            self.push(key, count, corpus.where[key][0])
-        heapq.heapify(self.heap)
+            if count < cold_below:
+                self.cold.append(key)
+            else:
+                self.heap.append((-count, corpus.where[key][0], key))
+        heapq.heapify(self.heap)  # once, not a push per pair
 
     def push(self, key: int, count: int, first: int) -> None:
         if count < self.cold_below:
@@ -214,8 +217,11 @@ class _PairQueue:
             current = count.get(key)
             if current is None:
                 continue
-            live = corpus.first_live(key, first) if current == tied_count else first
-            if current == tied_count and live == first:
+            if current != tied_count:
+                self.push(key, current, first)
+                continue
+            live = corpus.first_live(key, first)
+            if live == first:
                 kept.append(entry)
             else:
                 self.push(key, current, live)

@@ -210,8 +210,7 @@ class ChunkEncoder:
         else:
             whole = {}
             for token, token_bytes in self.vocab.items():
-                raw = token_bytes.translate(self.byte_table) if self.byte_table else token_bytes
-                if merge_ids(list(raw), self.ranks) == [token]:
+                if self._merge(token_bytes) == [token]:
                     whole[token_bytes] = token
         self._whole = whole
         return whole

@@ -21,7 +21,14 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from explorer.corpus import DEFAULT_BLOCK_CHARS, CorpusError, count_file_chunks, count_range
+from explorer.corpus import (
+    DEFAULT_BLOCK_CHARS,
+    SAFE_CUT_PATTERN,
+    CorpusError,
+    count_file_chunks,
+    count_range,
+    file_size,
+)
 from explorer.pretokenize import preset_name, resolve_pattern
 
 if TYPE_CHECKING:
@@ -30,7 +37,7 @@ if TYPE_CHECKING:
 MIN_PART_BYTES = 1 << 19  # files under twice this are counted whole: a process costs more
 MAX_PART_BYTES = 32 << 20  # parts of huge files, so progress moves and memory stays flat
 CUT_WINDOW_BYTES = 1 << 16  # how far past a planned split a safe cut is looked for
-SAFE_CUT = regex.compile(r"(?<=\n)(?=\p{L})|(?<=\p{L})(?= \p{L})")
+SAFE_CUT = regex.compile(SAFE_CUT_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -91,7 +98,7 @@ def count_files_in_parallel(
 
 def plan_parts(path: Path, workers: int, special_tokens: list[str]) -> list[Part]:
     """The file's parts, split at safe cuts near equal byte offsets."""
-    size = _size(path)
+    size = file_size(path)
     parts: list[Part] = []
     start = 0
     for planned in part_bounds(size, workers):
@@ -171,13 +178,6 @@ def _where(part: Part) -> tuple[Path, int, int | None, str]:
     return part.path, part.start, part.end, part.lookahead
 
 
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError as exc:
-        raise CorpusError(f"cannot read {path}: {exc.strerror or exc}") from None
-
-
 def _part_size(part: Part) -> int:
-    end = _size(part.path) if part.end is None else part.end
+    end = file_size(part.path) if part.end is None else part.end
     return end - part.start
