@@ -30,13 +30,10 @@ import argparse
 import json
 import os
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -46,7 +43,9 @@ from typing import Any
 from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # explorer and ui (imported where they are used)
+sys.path.insert(0, str(ROOT))  # explorer, ui and scripts (imported where they are used)
+
+from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, Server, running_server  # noqa: E402
 
 DEFAULT_SHARED = ROOT.parent / "shared"
 CORPUS = Path("corpora") / "tinyshakespeare.txt"
@@ -55,15 +54,7 @@ PATTERN = "gpt4"  # the Train form's default pre-tokenizer
 TARGET_TRAIN_TO_TOKENS_S = 3.0
 TARGET_STEP_MS = 100.0
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-]
 VIEWPORT = {"width": 1400, "height": 1000}
-STARTUP_SECONDS = 60
 WAIT_SECONDS = 120  # the longest one measured interval may take before we give up
 QUIET_SECONDS = 1.0  # no script running for this long: Streamlit has settled
 BUSY = '[data-testid="stStatusWidget"], [data-stale="true"]'  # signs that a script runs
@@ -135,91 +126,16 @@ ARM_STOPWATCH_JS = """
 """
 
 
-# --- the server ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Server:
-    """A running `streamlit run streamlit_app.py` and its address."""
-
-    process: subprocess.Popen[bytes]
-    port: int
-    log: Path
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def cpu_seconds(self) -> float:
-        """The CPU time the server process has used so far (user + system, from /proc)."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        user, system = int(fields[11]), int(fields[12])  # utime and stime, in clock ticks
-        return (user + system) / os.sysconf("SC_CLK_TCK")
-
-    def healthy(self) -> bool:
-        """Whether /_stcore/health answers "ok" now."""
-        try:
-            with urllib.request.urlopen(f"{self.url}_stcore/health", timeout=2) as answer:
-                return answer.status == 200 and answer.read().strip() == b"ok"
-        except OSError:
-            return False
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on now (the kernel picks it, never 8501-8510 by hand)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(log: Path) -> Server:
-    """Start the app on a free port and wait until /_stcore/health answers "ok"."""
-    port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py"]
-    command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
-    command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    command += ["--server.fileWatcherType", "none"]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT
-        )
-    server = Server(process, port, log)
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline and process.poll() is None:
-        if server.healthy():
-            return server
-        time.sleep(0.3)
-    stop_server(server)
-    tail = log.read_text(encoding="utf-8", errors="replace")[-2000:]
-    raise RuntimeError(f"the Streamlit server did not start; its log ends:\n{tail}")
-
-
-def stop_server(server: Server) -> None:
-    """Terminate, wait, and kill if it will not stop."""
-    if server.process.poll() is not None:
-        return
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait(timeout=10)
-
-
-@contextmanager
-def running_server(log: Path) -> Iterator[Server]:
-    server = start_server(log)
-    try:
-        yield server
-    finally:
-        stop_server(server)
+# --- the server: scripts/app_server.py ------------------------------------------------
 
 
 # --- the browser ---------------------------------------------------------------------------
 
 
 def launch_chromium(playwright: Playwright) -> Browser:
-    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+    )
 
 
 @contextmanager

@@ -9,23 +9,13 @@ its own Streamlit server on a free loopback port and stops it afterwards.
 from __future__ import annotations
 
 import argparse
-import socket
-import subprocess
-import sys
+import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
+from app_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server  # beside this file
 from playwright.sync_api import Page, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-]
 # (file name, URL path): the default page, Train, lives at the root URL
 PAGES = [
     ("train", ""),
@@ -34,27 +24,6 @@ PAGES = [
     ("vocabulary", "vocabulary"),
     ("compare", "compare"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(port: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
-    command += ["--server.port", str(port), "--server.headless", "true"]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
-                return server
-        except OSError:
-            time.sleep(0.3)
-    server.kill()
-    raise RuntimeError("the Streamlit server did not answer /_stcore/health within 60 s")
 
 
 def wait_until_idle(page: Page, timeout_s: float = 60) -> None:
@@ -83,22 +52,20 @@ def main() -> None:
     parser.add_argument("--height", type=int, default=1300)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    server = start_server(port)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": args.width, "height": args.height})
-            for name, url_path in PAGES:
-                page.goto(f"http://127.0.0.1:{port}/{url_path}")
-                wait_until_idle(page)
-                path = args.out / f"{name}.png"
-                page.screenshot(path=str(path), full_page=True)
-                print(path)
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        running_server(Path(folder) / "server.log") as server,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": args.width, "height": args.height})
+        for name, url_path in PAGES:
+            page.goto(f"{server.url}{url_path}")
+            wait_until_idle(page)
+            path = args.out / f"{name}.png"
+            page.screenshot(path=str(path), full_page=True)
+            print(path)
+        browser.close()
 
 
 if __name__ == "__main__":

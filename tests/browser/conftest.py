@@ -12,31 +12,20 @@ run them (scripts/test.sh installs chromium when it can).
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, Server, start_server, stop_server
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-]
 MISSING_CHROMIUM = "Debian's chromium is missing: apt-get install chromium"
 ARTIFACTS = ROOT / "artifacts" / "browser"
 VIEWPORT = {"width": 1400, "height": 1000}
-STARTUP_SECONDS = 60
 IDLE_SECONDS = 60  # the longest a page may keep running before a helper gives up
 QUIET_SECONDS = 1.0  # no script running for this long: Streamlit has settled
 SAMPLE_TOKENIZER = "Shakespeare · gpt4 · 2k"  # the tokenizer every new session opens on
@@ -59,98 +48,17 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-# --- the server --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Server:
-    """A running `streamlit run streamlit_app.py`, its address and its log."""
-
-    process: subprocess.Popen[bytes]
-    port: int
-    log: Path
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def healthy(self, timeout: float = 5) -> bool:
-        """Whether /_stcore/health answers "ok" now."""
-        health = f"{self.url}_stcore/health"
-        try:
-            with urllib.request.urlopen(health, timeout=timeout) as answer:
-                return answer.status == 200 and answer.read().strip() == b"ok"
-        except OSError:
-            return False
-
-    def peak_rss_bytes(self) -> int:
-        """The server's peak resident memory (VmHWM in /proc/<pid>/status)."""
-        return _proc_status_kib(self.process.pid, "VmHWM") * 1024
-
-    def log_tail(self, chars: int = 4000) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
-
-
-def _proc_status_kib(pid: int, field: str) -> int:
-    """A `kB` field of /proc/<pid>/status: `_proc_status_kib(pid, "VmRSS")`."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        if name == field:
-            return int(value.split()[0])
-    raise ValueError(f"/proc/{pid}/status has no {field} line; is this Linux?")
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on now (the kernel picks it)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(log: Path) -> Server:
-    """Start the app on a free port and wait for /_stcore/health; fail with its log if not."""
-    port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py"]
-    command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
-    command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    # the code as it was at start: a source file saved mid-run (an editor, a checkout)
-    # would otherwise make Streamlit reload modules under the running sessions
-    command += ["--server.fileWatcherType", "none"]
-    with log.open("wb") as sink:  # the child keeps its own copy of the descriptor
-        process = subprocess.Popen(
-            command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT
-        )
-    server = Server(process, port, log)
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline and process.poll() is None:
-        if server.healthy(timeout=2):
-            return server
-        time.sleep(0.3)
-    stop_server(server)
-    pytest.fail(
-        f"the Streamlit server did not answer /_stcore/health within {STARTUP_SECONDS} s "
-        f"(exit code {process.returncode}); its log:\n{server.log_tail()}",
-        pytrace=False,
-    )
-
-
-def stop_server(server: Server) -> None:
-    """Terminate, wait, and kill if it will not stop."""
-    if server.process.poll() is not None:
-        return
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait(timeout=10)
+# --- the server (scripts/app_server.py) -------------------------------------------------
 
 
 @pytest.fixture(scope="session")
 def streamlit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the whole browser suite; each test's new context is a new session."""
     require_chromium()  # no browser, no need for a server
-    server = start_server(tmp_path_factory.mktemp("streamlit") / "server.log")
+    try:
+        server = start_server(tmp_path_factory.mktemp("streamlit") / "server.log")
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
     yield server
     stop_server(server)
 

@@ -1,0 +1,130 @@
+"""The app on a free loopback port, and Debian's chromium, for whatever drives a browser.
+
+The browser tests (tests/browser/conftest.py), the screenshots (scripts/screenshots.py)
+and the app timings (bench/app_timing.py) all start `streamlit run streamlit_app.py`
+this way and stop it afterwards:
+
+    with running_server(Path("/tmp/server.log")) as server:
+        print(server.url, server.healthy())
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")  # Playwright's own download does not work here
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+]
+STARTUP_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running `streamlit run streamlit_app.py`, its address and its log."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def healthy(self, timeout: float = 5) -> bool:
+        """Whether /_stcore/health answers "ok" now."""
+        try:
+            with urllib.request.urlopen(f"{self.url}_stcore/health", timeout=timeout) as answer:
+                return answer.status == 200 and answer.read().strip() == b"ok"
+        except OSError:
+            return False
+
+    def peak_rss_bytes(self) -> int:
+        """The server's peak resident memory (VmHWM in /proc/<pid>/status)."""
+        return proc_status_kib(self.process.pid, "VmHWM") * 1024
+
+    def cpu_seconds(self) -> float:
+        """The CPU time the server process has used so far (user + system, from /proc)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        user, system = int(fields[11]), int(fields[12])  # utime and stime, in clock ticks
+        return (user + system) / os.sysconf("SC_CLK_TCK")
+
+    def log_tail(self, chars: int = 4000) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
+
+
+def proc_status_kib(pid: int, field: str) -> int:
+    """A `kB` field of /proc/<pid>/status: `proc_status_kib(pid, "VmRSS")`."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name == field:
+            return int(value.split()[0])
+    raise ValueError(f"/proc/{pid}/status has no {field} line; is this Linux?")
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (the kernel picks it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(log: Path) -> Server:
+    """Start the app on a free port and wait for /_stcore/health; if it never answers,
+    RuntimeError with the server's log."""
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py"]
+    command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
+    command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    # the code as it was at start: a source file saved mid-run (an editor, a checkout)
+    # would otherwise make Streamlit reload modules under the running sessions
+    command += ["--server.fileWatcherType", "none"]
+    with log.open("wb") as sink:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT
+        )
+    server = Server(process, port, log)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline and process.poll() is None:
+        if server.healthy(timeout=2):
+            return server
+        time.sleep(0.3)
+    stop_server(server)
+    raise RuntimeError(
+        f"the Streamlit server did not answer /_stcore/health within {STARTUP_SECONDS} s "
+        f"(exit code {process.returncode}); its log:\n{server.log_tail()}"
+    )
+
+
+def stop_server(server: Server) -> None:
+    """Terminate, wait, and kill if it will not stop."""
+    if server.process.poll() is not None:
+        return
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait(timeout=10)
+
+
+@contextmanager
+def running_server(log: Path) -> Iterator[Server]:
+    server = start_server(log)
+    try:
+        yield server
+    finally:
+        stop_server(server)
