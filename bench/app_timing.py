@@ -391,7 +391,7 @@ class ServerSteps:
 
 
 def time_server_steps(text: str, steps: int) -> ServerSteps:
-    """The calls app_pages/animate.py makes for one forward step, on `steps` steps in a row.
+    """The calls pages/animate.py makes for one forward step, on `steps` steps in a row.
 
     Stepping forward, the page's tokenizer_at cache already holds the previous step's
     tokenizer (the new "before"), so each step builds one tokenizer; frame_cached misses.
@@ -465,7 +465,7 @@ def time_apptest_steps(text: str, steps: int) -> tuple[int, list[float]]:
     app.number_input(key="train_vocab").set_value(VOCAB_SIZE)
     app.run()
     app.button(key="train_go").click().run()
-    app.switch_page("app_pages/animate.py")
+    app.switch_page("pages/animate.py")
     app.run()
     last = int(app.slider(key="animate_step").max)
     first = max(0, last // 2 - steps // 2)

@@ -11,14 +11,14 @@ TIMEOUT = 60  # seconds per run: the first run trains the default sample
 
 
 def open_app(page: str | None = None, query: dict[str, str] | None = None) -> AppTest:
-    """The entry file after its first run, switched to `app_pages/<page>.py` when given."""
+    """The entry file after its first run, switched to `pages/<page>.py` when given."""
     app = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     for name, value in (query or {}).items():
         app.query_params[name] = value
     app.run()
     assert not app.exception, app.exception
     if page is not None:
-        app.switch_page(f"app_pages/{page}.py")
+        app.switch_page(f"pages/{page}.py")
         app.run()
         assert not app.exception, app.exception
     return app

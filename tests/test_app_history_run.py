@@ -101,7 +101,7 @@ def test_a_cli_model_with_its_history_shows_on_every_page(cli_files: dict[str, b
     assert "History (.json)" in [b.proto.label for b in app.get("download_button")]
 
     # Animate: steps with counts, charts, and a note for the passage
-    app.switch_page("app_pages/animate.py").run()
+    app.switch_page("pages/animate.py").run()
     assert not app.exception, app.exception
     assert app.slider(key="animate_step").max == MERGES
     assert "corpus of 20,000 bytes is 20,000 tokens" in narration(app)
@@ -114,11 +114,11 @@ def test_a_cli_model_with_its_history_shows_on_every_page(cli_files: dict[str, b
     assert not texts_of(app.info)  # no "no history" message
 
     # Vocabulary: counts and uses in the corpus; Compare: the training curve
-    app.switch_page("app_pages/vocabulary.py").run()
+    app.switch_page("pages/vocabulary.py").run()
     assert not app.exception, app.exception
     table = app.dataframe[0].value
     assert {"count", "uses"} <= set(table.columns) and len(table) == VOCAB
-    app.switch_page("app_pages/compare.py").run()
+    app.switch_page("pages/compare.py").run()
     assert not app.exception, app.exception
     labels = [m.label for m in app.metric]
     assert f"Training corpus at vocab size {VOCAB}" in labels
@@ -146,10 +146,10 @@ def test_a_lone_pair_goes_together_whatever_their_names(cli_files: dict[str, byt
 
 def test_a_model_alone_still_loads_without_history(cli_files: dict[str, bytes]) -> None:
     app = open_app("animate")
-    app.switch_page("app_pages/train.py").run()
+    app.switch_page("pages/train.py").run()
     upload(app, ("big.model", cli_files["big.model"]))
     assert runs(app)["big · gpt4 · 400"] == "model"
-    app.switch_page("app_pages/animate.py").run()
+    app.switch_page("pages/animate.py").run()
     assert any("not a training history" in text for text in texts_of(app.info))
 
 

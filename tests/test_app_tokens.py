@@ -153,7 +153,7 @@ def test_the_text_and_toggles_survive_a_visit_to_another_page() -> None:
     app = open_app("tokens")
     app.text_area(key="tokens_text").input("kept across pages").run()
     app.toggle(key="tokens_show_ids").set_value(True).run()
-    app.switch_page("app_pages/compare.py").run()
-    app.switch_page("app_pages/tokens.py").run()
+    app.switch_page("pages/compare.py").run()
+    app.switch_page("pages/tokens.py").run()
     assert app.text_area(key="tokens_text").value == "kept across pages"
     assert app.toggle(key="tokens_show_ids").value is True

@@ -14,7 +14,7 @@ from tests.app_support import open_app, texts_of
 from ui import train_support as ts
 from ui.runs import RunSpec
 
-PAGES = "app_pages"  # the folder open_app switches into (tests/app_support.py)
+PAGES = "pages"  # the folder open_app switches into (tests/app_support.py)
 
 # --- driving the page ------------------------------------------------------------------------
 

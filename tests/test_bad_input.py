@@ -114,7 +114,7 @@ def opened(page: str) -> AppTest:
     app = open_app(other)
     app.text_area(key=key).input(TYPED).run()
     app.sidebar.slider(key=VIEW_KEY).set_value(VIEW).run()
-    app.switch_page(f"app_pages/{page}.py").run()
+    app.switch_page(f"pages/{page}.py").run()
     assert not app.exception, app.exception
     return app
 
@@ -587,7 +587,7 @@ def test_11_a_run_without_merges_says_why() -> None:
         "no pair of adjacent tokens was left to merge" in i and "longer text" in i
         for i in texts_of(app.info)
     )
-    app.switch_page("app_pages/compare.py").run()
+    app.switch_page("pages/compare.py").run()
     assert not app.exception
     assert any("256 (bytes only) is its one vocab size" in i for i in texts_of(app.info))
 

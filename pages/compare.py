@@ -32,6 +32,7 @@ from ui.runs import (
     view_tokenizer,
     view_vocab_size,
 )
+from ui.shell import run_page
 from ui.token_view import (
     COLOR_HELP,
     COLOR_LABELS,
@@ -323,4 +324,4 @@ def main() -> None:
     languages_section(run)
 
 
-main()
+run_page(main)  # main inside the app's shell, even as a fresh server's first request

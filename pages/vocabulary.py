@@ -21,6 +21,7 @@ from ui.runs import (
     view_tokenizer,
     view_vocab_size,
 )
+from ui.shell import run_page
 from ui.vocab_view import (
     COLUMNS,
     EAGER_DESCENDANTS,
@@ -377,4 +378,4 @@ def show_lengths(table: pd.DataFrame) -> None:
     right.altair_chart(length_by_step(table), width="stretch")
 
 
-main()
+run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -27,6 +27,7 @@ from ui.runs import (
     view_vocab_size,
 )
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
+from ui.shell import run_page
 
 SOURCES = {
     "sample": "Sample",
@@ -585,4 +586,4 @@ def main() -> None:
         sync_url(run.spec)
 
 
-main()
+run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -24,6 +24,7 @@ from ui.runs import (
     view_vocab_size,
 )
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
+from ui.shell import run_page
 
 PASSAGE_KEY = "animate_passage"
 EDITED_KEY = "animate_passage_edited"  # the user typed their own passage
@@ -254,7 +255,7 @@ def show_static(run: Run, passage: str) -> None:
     st.html(tokens_to_html(tokenizer, ids, visible_whitespace=True))
 
 
-def page() -> None:
+def main() -> None:
     st.title("Animate merges")
     st.caption(
         "Training repeats one move: find the most frequent pair of neighbouring tokens and "
@@ -286,4 +287,4 @@ def page() -> None:
     st.fragment(charts, run_every=anim.chart_timer(interval))(run, history)
 
 
-page()
+run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -1,0 +1,122 @@
+"""The app's shell: its pages, the navigation, the shared sidebar, and page set-up.
+
+`streamlit_app.py` calls `run_app()`; every file in `pages/` ends with `run_page(main)`.
+
+subtle: Streamlit 1.67 treats a folder named `pages/` beside the entry file as its old
+auto-discovered multipage app until `st.navigation` is first called in the process
+(`PagesManager.uses_pages_directory`). So the very first request a new server gets — a
+bookmarked `/vocabulary` or a shared `/animate?animate_step=37` after a restart — runs
+that page file alone, without the entry file: no session set-up, no sidebar, titles taken
+from file names. `run_page()` notices (the entry file was not around it) and runs the
+whole app in its place: the app's own navigation is registered (which ends the old mode
+for the whole process) and opens this same page, with the same query parameters, inside
+the shell. No rerun: a click that arrives with that first run is seen once.
+(AppTest starts every run in the old mode, so its runs all take this path.)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import streamlit as st
+
+from explorer import StopReason
+from explorer.pretokenize import preset_name
+from ui.runs import (
+    CURRENT_KEY,
+    VIEW_KEY,
+    VIEW_OWNER_KEY,
+    Run,
+    current_run_or_error,
+    init_session,
+    run_specs,
+    trained_vocab_size,
+)
+
+PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
+APP_TITLE = "BPE Merge Explorer"
+
+_this_run = threading.local()  # .inside_app: the entry file is running the current page
+
+
+def navigation() -> st.navigation:
+    """Register the app's pages (titles, icons, URLs) and return the one the URL asks for."""
+    return st.navigation(
+        [
+            st.Page(
+                PAGES_DIR / "train.py",
+                title="Train",
+                icon=":material/model_training:",
+                default=True,
+            ),
+            st.Page(PAGES_DIR / "animate.py", title="Animate merges", icon=":material/animation:"),
+            st.Page(PAGES_DIR / "tokens.py", title="Tokens", icon=":material/palette:"),
+            st.Page(PAGES_DIR / "vocabulary.py", title="Vocabulary", icon=":material/menu_book:"),
+            st.Page(PAGES_DIR / "compare.py", title="Compare", icon=":material/query_stats:"),
+        ]
+    )
+
+
+def run_app() -> None:
+    """What the entry file does on every run: set up the session, route, draw the sidebar."""
+    st.set_page_config(page_title=APP_TITLE, page_icon=":material/join_inner:", layout="wide")
+    init_session()
+    page = navigation()
+    sidebar()
+    _this_run.inside_app = True
+    try:
+        page.run()
+    finally:
+        _this_run.inside_app = False
+
+
+def run_page(main: Callable[[], None]) -> None:
+    """The last line of every page file: run the page's `main` inside the app's shell.
+
+    Inside the entry file's run it just calls `main`. Run alone (a fresh server's first
+    request, see the module docstring) it runs the whole app instead, which registers
+    the navigation and runs this same file again, now inside the shell.
+    """
+    if getattr(_this_run, "inside_app", False):
+        main()
+    else:
+        run_app()
+
+
+def sidebar() -> None:
+    """Which tokenizer the pages show, and at which vocab size."""
+    names = [spec.name for spec in run_specs()]
+    with st.sidebar:
+        st.selectbox("Tokenizer", names, key=CURRENT_KEY, help="Tokenizers trained in this session")
+        run = current_run_or_error()
+        if run is None:
+            return
+        full = trained_vocab_size(run)
+        if st.session_state.get(VIEW_OWNER_KEY) != run.spec.name:
+            st.session_state[VIEW_OWNER_KEY] = run.spec.name
+            st.session_state[VIEW_KEY] = full
+        if full > 256:
+            st.slider(
+                "View at vocab size",
+                min_value=256,
+                max_value=full,
+                key=VIEW_KEY,
+                help="The first k merges are a tokenizer of size 256 + k: every page follows "
+                "this without retraining.",
+            )
+        st.caption(run_summary(run))
+
+
+def run_summary(run: Run) -> str:
+    """One line naming what the pages show: corpus, pattern, merges, vocab size."""
+    spec = run.spec
+    pattern = preset_name(spec.pattern) or spec.pattern
+    pattern = pattern if len(pattern) <= 20 else "custom regex"
+    merges = trained_vocab_size(run) - 256
+    summary = f"**{spec.source}** · pattern `{pattern}` · {merges:,} merges"
+    stopped = run.history.stop_reason.value if run.history is not None else None
+    if stopped not in (None, StopReason.VOCAB_SIZE_REACHED.value):
+        summary += f" · stopped early: {StopReason(stopped).describe()}"
+    return summary
