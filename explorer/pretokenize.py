@@ -94,7 +94,7 @@ def match_timeout(pattern: str, text_length: int) -> float | None:
 def timed_out(compiled: regex.Pattern[str], timeout: float | None) -> PatternError:
     """The error for a match that ran past its time bound."""
     return PatternError(
-        f"the pre-tokenizer regex {compiled.pattern!r} took longer than {timeout or 0:.0f} s "
+        f"the pre-tokenizer regex {compiled.pattern!r} took longer than {timeout or 0:.2g} s "
         "on this text (catastrophic backtracking?). Simplify it or choose a preset."
     )
 

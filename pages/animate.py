@@ -13,6 +13,8 @@ import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, tokens_to_html
 from ui import animation as anim
+from ui import state as keys
+from ui.run_spec import RunKind
 from ui.runs import (
     Run,
     current_run_or_error,
@@ -26,10 +28,6 @@ from ui.runs import (
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.shell import run_page
 
-PASSAGE_KEY = "animate_passage"
-EDITED_KEY = "animate_passage_edited"  # the user typed their own passage
-OWNER_KEY = "animate_passage_run"  # the run whose corpus the passage came from
-IDS_KEY = "animate_ids"
 NO_HISTORY = (
     "This tokenizer was {origin}: it has its merges but not a training history (pair "
     "counts, ties, corpus lengths), so there are no steps to animate. Train on a corpus on "
@@ -60,9 +58,9 @@ def charts_cached(
 def corpus_passage(run: Run) -> str:
     """The start of the run's corpus (a word table's words); a .model has none: a sample."""
     texts = texts_of(run.spec)
-    if run.spec.kind == "model" or not texts:
+    if run.spec.kind is RunKind.MODEL or not texts:
         return anim.default_passage(sample_text(DEFAULT_SAMPLE))
-    if run.spec.kind == "word_counts":
+    if run.spec.kind is RunKind.WORD_COUNTS:
         return anim.words_passage(texts[0])
     return anim.default_passage(texts[0])
 
@@ -70,20 +68,20 @@ def corpus_passage(run: Run) -> str:
 def sync_passage(run: Run) -> None:
     """Follow the current run's corpus, unless the user typed a passage of their own."""
     state = st.session_state
-    new_run = state.get(OWNER_KEY) != run.spec.name
-    if PASSAGE_KEY not in state or (new_run and not state.get(EDITED_KEY)):
-        state[PASSAGE_KEY] = corpus_passage(run)
-        state[EDITED_KEY] = False
-    state[OWNER_KEY] = run.spec.name
+    new_run = keys.follow_run(state, keys.ANIMATE_PASSAGE_RUN, run.spec.name)
+    typed = state.get(keys.ANIMATE_PASSAGE_EDITED)
+    if keys.ANIMATE_PASSAGE not in state or (new_run and not typed):
+        state[keys.ANIMATE_PASSAGE] = corpus_passage(run)
+        state[keys.ANIMATE_PASSAGE_EDITED] = False
 
 
 def mark_edited() -> None:
-    st.session_state[EDITED_KEY] = True
+    st.session_state[keys.ANIMATE_PASSAGE_EDITED] = True
 
 
 def reset_passage(passage: str) -> None:
-    st.session_state[PASSAGE_KEY] = passage
-    st.session_state[EDITED_KEY] = False
+    st.session_state[keys.ANIMATE_PASSAGE] = passage
+    st.session_state[keys.ANIMATE_PASSAGE_EDITED] = False
 
 
 def passage_input(run: Run) -> str:
@@ -101,7 +99,7 @@ def passage_input(run: Run) -> str:
     with st.expander(f"Passage: {where}, or a text of your own"):
         st.text_area(
             "Text to animate",
-            key=PASSAGE_KEY,
+            key=keys.ANIMATE_PASSAGE,
             height=140,
             max_chars=anim.MAX_PASSAGE_CHARS,
             on_change=mark_edited,
@@ -110,11 +108,11 @@ def passage_input(run: Run) -> str:
         )
         st.button(
             f"Use {where}",
-            key="animate_reset",
+            key=keys.ANIMATE_RESET,
             on_click=reset_passage,
             args=(corpus_passage(run),),
         )
-    return str(st.session_state[PASSAGE_KEY])
+    return str(st.session_state[keys.ANIMATE_PASSAGE])
 
 
 # --- controls (full reruns) and the stage (a fragment that ticks while playing) --------
@@ -123,7 +121,7 @@ def passage_input(run: Run) -> str:
 def controls(last: int) -> None:
     """Play / pause, step back / forward, ids, speed; the step slider unless playing."""
     state = st.session_state
-    playing = bool(state.get(anim.PLAY_KEY))
+    playing = bool(state.get(anim.keys.ANIMATE_PLAYING))
     play, back, forward, ids, speed = st.columns([1.6, 1.2, 1.2, 3, 3], vertical_alignment="bottom")
     if not playing:
         # subtle: drawn before the buttons fill their columns above it, so a step opened
@@ -132,7 +130,7 @@ def controls(last: int) -> None:
             f"Step (of {last:,} merges)",
             min_value=0,
             max_value=last,
-            key=anim.STEP_KEY,
+            key=anim.keys.ANIMATE_STEP,
             bind="query-params",
             help="Step k uses the first k merges. The step is in the page's address, so a "
             "link opens at this step.",
@@ -140,7 +138,7 @@ def controls(last: int) -> None:
     step = anim.shown_step(state, last)
     play.button(
         "Pause" if playing else "Play",
-        key="animate_play",
+        key=keys.ANIMATE_PLAY,
         icon=":material/pause:" if playing else ":material/play_arrow:",
         type="primary",
         on_click=anim.toggle_play,
@@ -154,7 +152,7 @@ def controls(last: int) -> None:
     ]:
         column.button(
             f":material/{icon}:",
-            key="animate_back" if delta < 0 else "animate_next",
+            key=keys.ANIMATE_BACK if delta < 0 else keys.ANIMATE_NEXT,
             help="One step back" if delta < 0 else "One step forward",
             on_click=anim.step_by,
             args=(state, delta, last),
@@ -162,12 +160,12 @@ def controls(last: int) -> None:
             shortcut=shortcut,
             width="stretch",
         )
-    ids.toggle("Show token ids", key=IDS_KEY)
+    ids.toggle("Show token ids", key=keys.ANIMATE_IDS)
     speed.select_slider(
         "Speed (steps per second)",
         options=anim.SPEEDS,
         value=anim.DEFAULT_SPEED,
-        key=anim.SPEED_KEY,
+        key=anim.keys.ANIMATE_SPEED,
         persist_state="session",
     )
 
@@ -181,7 +179,7 @@ def stage(run: Run, history: MergeHistory, passage: str, interval: float | None)
     if anim.wanted_timer(state) != interval:
         st.rerun()  # the end of playback: the whole page puts the slider back
     step = anim.shown_step(state, last)
-    playing = bool(state.get(anim.PLAY_KEY))
+    playing = bool(state.get(anim.keys.ANIMATE_PLAYING))
     if playing:
         st.progress(step / last, text=f"Playing: step {step:,} of {last:,}")
     try:
@@ -202,7 +200,7 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
         st.info("The passage is empty: type a text in the Passage box above.")
         return
     # hover titles are most of the HTML; nobody hovers over a moving passage
-    show = {"show_ids": bool(st.session_state.get(IDS_KEY)), "titles": not playing}
+    show = {"show_ids": bool(st.session_state.get(keys.ANIMATE_IDS)), "titles": not playing}
     if step == 0:
         st.markdown(f"**The passage as bytes** · {len(frame.after.ids):,} tokens")
         st.html(passage_html(after, frame.after.ids, (), **show))
@@ -237,7 +235,7 @@ def charts(run: Run, history: MergeHistory) -> None:
     row = anim.step_row(history, step, run.tokenizer)
     counts, lengths = st.columns(2, gap="medium")
     counts.vega_lite_chart(anim.marked(count_spec, row, "count"), width="stretch")
-    lengths.vega_lite_chart(anim.marked(length_spec, row, "tokens"), width="stretch")
+    lengths.vega_lite_chart(anim.marked(length_spec, row, keys.TOKENS), width="stretch")
 
 
 # --- without a history -------------------------------------------------------------

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import state as keys
 from ui.compare_charts import (
     OPENAI,
     compression_chart,
@@ -57,7 +58,7 @@ TRAINING, YOURS = "Training corpus", "Your text"
 def other_text_input(run: Run) -> str:
     """The text to draw beside the training corpus; a different sample to start with."""
     return text_with_menu(
-        "compare",
+        keys.COMPARE,
         "Your text",
         default_sample_excerpt(CURVE_CHARS, avoid=run.spec.source),
         limit=CURVE_CHARS,
@@ -110,10 +111,10 @@ def curve_metrics(curves: dict[str, Sequence[int]], size: int) -> None:
 
 def passage_input(run: Run) -> str:
     """The short passage both side-by-side views encode."""
-    preset("compare_passage", corpus_excerpt(run.spec.kind, texts_of(run.spec), PASSAGE_CHARS))
+    preset(keys.COMPARE_PASSAGE, corpus_excerpt(run.spec.kind, texts_of(run.spec), PASSAGE_CHARS))
     return st.text_area(
         "Passage",
-        key="compare_passage",
+        key=keys.COMPARE_PASSAGE,
         persist_state="session",
         height=100,
         help="A sentence or two reads best side by side.",
@@ -130,11 +131,11 @@ def sizes_section(run: Run, passage: str, color_by: str) -> None:
         )
         return
     options = size_options(full)
-    preset("compare_sizes", default_sizes(full), lambda chosen: set(chosen) <= set(options))
+    preset(keys.COMPARE_SIZES, default_sizes(full), lambda chosen: set(chosen) <= set(options))
     chosen = st.multiselect(
         "Vocab sizes",
         options,
-        key="compare_sizes",
+        key=keys.COMPARE_SIZES,
         persist_state="session",
         format_func=lambda size: size_label(size, full),
         max_selections=4,
@@ -174,14 +175,14 @@ def tokenizers_section(run: Run, passage: str, color_by: str) -> None:
     others = [name for name in names if name != run.spec.name]
     pick = st.columns(2)
     with pick[0]:
-        preset("compare_left", run.spec.name, lambda name: name in names)
-        st.selectbox("Left", names, key="compare_left", persist_state="session")
+        preset(keys.COMPARE_LEFT, run.spec.name, lambda name: name in names)
+        st.selectbox("Left", names, key=keys.COMPARE_LEFT, persist_state="session")
     with pick[1]:
-        preset("compare_right", others[-1], lambda name: name in names)
-        st.selectbox("Right", names, key="compare_right", persist_state="session")
+        preset(keys.COMPARE_RIGHT, others[-1], lambda name: name in names)
+        st.selectbox("Right", names, key=keys.COMPARE_RIGHT, persist_state="session")
     previous = None
     columns = st.columns(2)
-    for column, key in zip(columns, ("compare_left", "compare_right")):
+    for column, key in zip(columns, (keys.COMPARE_LEFT, keys.COMPARE_RIGHT)):
         spec = next(s for s in run_specs() if s.name == st.session_state[key])
         with column:
             try:
@@ -286,7 +287,7 @@ def passage_section(run: Run) -> None:
         index=2,
         format_func=COLOR_LABELS.get,
         horizontal=True,
-        key="compare_color_by",
+        key=keys.COMPARE_COLOR_BY,
         persist_state="session",
     )
     st.caption(f"{COLOR_HELP[color_by]} Hover a token for its id, bytes and parents.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer.stats import TextStats
+from ui import state as keys
 from ui.runs import (
     Run,
     current_run_or_error,
@@ -36,7 +37,7 @@ def text_input(run: Run) -> str:
     """The text area, with a menu that fills it with the training text or a sample."""
     start = corpus_excerpt(run.spec.kind, texts_of(run.spec))
     return text_with_menu(
-        "tokens",
+        keys.TOKENS,
         "Text to encode",
         start,
         training_text=start if texts_of(run.spec) else None,
@@ -51,20 +52,20 @@ def display_options() -> dict[str, object]:
         list(COLOR_LABELS),
         format_func=COLOR_LABELS.get,
         horizontal=True,
-        key="tokens_color_by",
+        key=keys.TOKENS_COLOR_BY,
         persist_state="session",
     )
     row = st.container(horizontal=True, gap="large")
-    show_ids = row.toggle("Show ids", key="tokens_show_ids", persist_state="session")
+    show_ids = row.toggle("Show ids", key=keys.TOKENS_SHOW_IDS, persist_state="session")
     whitespace = row.toggle(
         "Visible whitespace",
-        key="tokens_whitespace",
+        key=keys.TOKENS_WHITESPACE,
         persist_state="session",
         help="Spaces as ·, newlines as ↵, tabs as →",
     )
     colorblind = row.toggle(
         "Colour-blind palette",
-        key="tokens_colorblind",
+        key=keys.TOKENS_COLORBLIND,
         persist_state="session",
         help="Paul Tol's colour-blind-safe colours",
     )
@@ -113,7 +114,7 @@ def show_ids(ids: tuple[int, ...]) -> None:
             "Separated by",
             list(SEPARATORS),
             horizontal=True,
-            key="tokens_id_separator",
+            key=keys.TOKENS_ID_SEPARATOR,
             persist_state="session",
         )
         st.code(id_list(ids, SEPARATORS[separator], MAX_RENDERED_TOKENS), language=None)

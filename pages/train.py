@@ -8,7 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, tokens_to_html
+from ui import state as keys
 from ui import train_support as ts
+from ui.run_spec import RunKind
 from ui.runs import (
     MAX_APP_VOCAB_SIZE,
     MAX_RUNS,
@@ -40,8 +42,6 @@ EXAMPLES = {  # sample key -> (button, what it shows)
     "hug_pug": ("hug / pug word counts", "The Hugging Face course: ug (20), un (16), hug (15)"),
     "this_is": ("This is some text", "GPT-2's pre-tokenizer, shown with its Ġ byte symbols"),
 }
-MODEL_ERROR_KEY = "train_model_error"  # why the last tokenizer upload failed
-LOADED_FILES_KEY = "train_model_loaded"  # file ids already loaded from the uploader
 PREVIEW_CHARS = 2_000
 PREVIEW_WORDS = 50
 PREVIEW_HEIGHT = 240  # pixels: a long preview scrolls instead of pushing the log down
@@ -57,17 +57,17 @@ def init_form(spec: RunSpec) -> None:
     pattern = spec.pattern if sample else SAMPLES[DEFAULT_SAMPLE].pattern
     choice, regex = ts.pattern_choice(pattern)
     defaults: dict[str, Any] = {
-        "train_source": "sample",
-        "train_sample": sample.key if sample else DEFAULT_SAMPLE,
-        "train_vocab": spec.vocab_size if sample else SAMPLES[DEFAULT_SAMPLE].vocab_size,
-        "train_pattern": choice,
-        "train_regex": regex,
-        "train_paste": "",
-        "train_word_counts": "",
-        "train_specials": "",
-        "train_min_count": 1,
-        "train_byte_symbols": sample is not None and sample.key == "this_is",
-        "train_log_query": "",
+        keys.TRAIN_SOURCE: "sample",
+        keys.TRAIN_SAMPLE: sample.key if sample else DEFAULT_SAMPLE,
+        keys.TRAIN_VOCAB: spec.vocab_size if sample else SAMPLES[DEFAULT_SAMPLE].vocab_size,
+        keys.TRAIN_PATTERN: choice,
+        keys.TRAIN_REGEX: regex,
+        keys.TRAIN_PASTE: "",
+        keys.TRAIN_WORD_COUNTS: "",
+        keys.TRAIN_SPECIALS: "",
+        keys.TRAIN_MIN_COUNT: 1,
+        keys.TRAIN_BYTE_SYMBOLS: sample is not None and sample.key == "this_is",
+        keys.TRAIN_LOG_QUERY: "",
     }
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
@@ -75,22 +75,22 @@ def init_form(spec: RunSpec) -> None:
 
 def use_sample_settings() -> None:
     """Choosing a sample brings the vocab size and pattern that show it off."""
-    sample = SAMPLES[st.session_state["train_sample"]]
-    st.session_state["train_vocab"] = sample.vocab_size
+    sample = SAMPLES[st.session_state[keys.TRAIN_SAMPLE]]
+    st.session_state[keys.TRAIN_VOCAB] = sample.vocab_size
     choice, regex = ts.pattern_choice(sample.pattern)
-    st.session_state["train_pattern"] = choice
+    st.session_state[keys.TRAIN_PATTERN] = choice
     if regex:
-        st.session_state["train_regex"] = regex
+        st.session_state[keys.TRAIN_REGEX] = regex
 
 
 def train_example(key: str) -> None:
     """A worked example: set the form to it and add its run (tiny, so it trains at once)."""
     state = st.session_state
-    state["train_source"], state["train_sample"] = "sample", key
+    state[keys.TRAIN_SOURCE], state[keys.TRAIN_SAMPLE] = "sample", key
     use_sample_settings()
-    state["train_specials"], state["train_min_count"] = "", 1
-    state["train_byte_symbols"] = key == "this_is"
-    state["train_log_query"] = ""
+    state[keys.TRAIN_SPECIALS], state[keys.TRAIN_MIN_COUNT] = "", 1
+    state[keys.TRAIN_BYTE_SYMBOLS] = key == "this_is"
+    state[keys.TRAIN_LOG_QUERY] = ""
     sample = SAMPLES[key]
     corpus = ts.sample_corpus(sample, sample_text(key))
     add_run(ts.training_spec(corpus, sample.vocab_size, sample.pattern, (), 1), corpus.texts)
@@ -102,7 +102,7 @@ def worked_examples() -> None:
         with column:
             st.button(
                 label,
-                key=f"train_example_{key}",
+                key=f"{keys.TRAIN_EXAMPLE}_{key}",
                 on_click=train_example,
                 args=(key,),
                 icon=":material/play_arrow:",
@@ -117,17 +117,17 @@ def text_source() -> None:
         "Text to train on",
         list(SOURCES),
         format_func=SOURCES.__getitem__,
-        key="train_source",
+        key=keys.TRAIN_SOURCE,
         horizontal=True,
         persist_state="session",
     )
-    source = st.session_state["train_source"]
+    source = st.session_state[keys.TRAIN_SOURCE]
     if source == "sample":
         st.selectbox(
             "Sample",
             list(SAMPLES),
             format_func=lambda key: SAMPLES[key].title,
-            key="train_sample",
+            key=keys.TRAIN_SAMPLE,
             on_change=use_sample_settings,
             persist_state="session",
         )
@@ -135,14 +135,14 @@ def text_source() -> None:
         st.file_uploader(
             "Text files (each file is one document)",
             accept_multiple_files=True,
-            key="train_upload",
+            key=keys.TRAIN_UPLOAD,
             help=f"Any UTF-8 text, up to {st.get_option('server.maxUploadSize')} MB a file: "
             "plain text, Markdown, code, CSV, JSON…",
         )
     elif source == "paste":
         st.text_area(
             "Text",
-            key="train_paste",
+            key=keys.TRAIN_PASTE,
             height=180,
             placeholder="Paste or type the text to train on…",
             persist_state="session",
@@ -150,7 +150,7 @@ def text_source() -> None:
     else:
         st.text_area(
             "Word counts: one `word count` a line",
-            key="train_word_counts",
+            key=keys.TRAIN_WORD_COUNTS,
             height=180,
             placeholder="hug 10\npug 5\npun 12\nbun 4\nhugs 5",
             persist_state="session",
@@ -162,7 +162,7 @@ def settings() -> None:
     st.number_input(
         "Vocab size",
         step=100,
-        key="train_vocab",
+        key=keys.TRAIN_VOCAB,
         help=f"256 byte tokens plus one per merge: 256 to {MAX_APP_VOCAB_SIZE:,}.",
         persist_state="session",
     )
@@ -171,23 +171,23 @@ def settings() -> None:
         "Pre-tokenizer",
         ts.PATTERN_CHOICES,
         format_func=ts.PATTERN_LABELS.__getitem__,
-        key="train_pattern",
+        key=keys.TRAIN_PATTERN,
         disabled=words,
         help="Splits the text into chunks first; merges never cross a chunk boundary. "
         "none is minbpe's BasicTokenizer; the others are tiktoken's exact patterns."
         + (" A word-count list needs none: each word is a chunk." if words else ""),
         persist_state="session",
     )
-    if st.session_state["train_pattern"] == ts.CUSTOM and not words:
+    if st.session_state[keys.TRAIN_PATTERN] == ts.CUSTOM and not words:
         st.text_input(
             "Custom regex",
-            key="train_regex",
+            key=keys.TRAIN_REGEX,
             placeholder=r"\w+|\s+|[^\w\s]+",
             persist_state="session",
         )
     st.text_input(
         "Special tokens",
-        key="train_specials",
+        key=keys.TRAIN_SPECIALS,
         placeholder="<|endoftext|>, <|pad|>",
         help="Comma-separated. They are cut out of the text and never merged.",
         persist_state="session",
@@ -196,7 +196,7 @@ def settings() -> None:
         "Minimum pair count",
         min_value=1,
         step=1,
-        key="train_min_count",
+        key=keys.TRAIN_MIN_COUNT,
         help="Stop when the most frequent pair occurs fewer times than this.",
         persist_state="session",
     )
@@ -204,37 +204,37 @@ def settings() -> None:
 
 def is_word_counts() -> bool:
     state = st.session_state
-    if state["train_source"] == "words":
+    if state[keys.TRAIN_SOURCE] == "words":
         return True
-    return state["train_source"] == "sample" and SAMPLES[state["train_sample"]].word_counts
+    return state[keys.TRAIN_SOURCE] == "sample" and SAMPLES[state[keys.TRAIN_SAMPLE]].word_counts
 
 
 def read_corpus() -> ts.Corpus:
     """The text the form points at; raises InputError when there is none or it is unusable."""
     state = st.session_state
-    source = state["train_source"]
+    source = state[keys.TRAIN_SOURCE]
     if source == "sample":
-        sample = SAMPLES[state["train_sample"]]
+        sample = SAMPLES[state[keys.TRAIN_SAMPLE]]
         return ts.sample_corpus(sample, sample_text(sample.key))
     if source == "upload":
-        files = state.get("train_upload") or []
+        files = state.get(keys.TRAIN_UPLOAD) or []
         return ts.upload_corpus((file.name, file.getvalue()) for file in files)
     if source == "paste":
-        return ts.pasted_corpus(state["train_paste"])
-    return ts.word_count_corpus(state["train_word_counts"])
+        return ts.pasted_corpus(state[keys.TRAIN_PASTE])
+    return ts.word_count_corpus(state[keys.TRAIN_WORD_COUNTS])
 
 
 def requested_run() -> tuple[RunSpec, ts.Corpus]:
     """The run the form describes, checked; raises ValueError saying what to fix."""
     state = st.session_state
-    problem = ts.vocab_size_problem(state["train_vocab"])
+    problem = ts.vocab_size_problem(state[keys.TRAIN_VOCAB])
     if problem:
         raise ts.InputError(problem)
-    pattern = ts.chosen_pattern(state["train_pattern"], state["train_regex"])
+    pattern = ts.chosen_pattern(state[keys.TRAIN_PATTERN], state[keys.TRAIN_REGEX])
     corpus = read_corpus()
-    specials = ts.parse_special_tokens(state["train_specials"])
+    specials = ts.parse_special_tokens(state[keys.TRAIN_SPECIALS])
     spec = ts.training_spec(
-        corpus, int(state["train_vocab"]), pattern, specials, int(state["train_min_count"])
+        corpus, int(state[keys.TRAIN_VOCAB]), pattern, specials, int(state[keys.TRAIN_MIN_COUNT])
     )
     return spec, corpus
 
@@ -273,7 +273,7 @@ def train_form() -> None:
         left.caption(ts.describe_corpus(request[1]))
     clicked = st.button(
         "Train",
-        key="train_go",
+        key=keys.TRAIN_GO,
         type="primary",
         icon=":material/model_training:",
         disabled=not request,
@@ -295,35 +295,35 @@ def load_model() -> None:
     half. A history uploaded after its .model finds it among the files already loaded.
     """
     state = st.session_state
-    state.pop(MODEL_ERROR_KEY, None)
-    uploads = state.get("train_model_upload") or []
-    done: frozenset[str] = state.get(LOADED_FILES_KEY, frozenset())
+    state.pop(keys.TRAIN_MODEL_ERROR, None)
+    uploads = state.get(keys.TRAIN_MODEL_UPLOAD) or []
+    done: frozenset[str] = state.get(keys.TRAIN_MODEL_LOADED, frozenset())
     new = [upload for upload in uploads if upload.file_id not in done]
     if not new:
         return
     try:
         loaded = ts.tokenizer_uploads(
             [(upload.name, upload.getvalue()) for upload in new],
-            tiktoken_pattern=state.get("train_tiktoken_pattern", ts.AUTO),
+            tiktoken_pattern=state.get(keys.TRAIN_TIKTOKEN_PATTERN, ts.AUTO),
             earlier=[(file.name, file.getvalue()) for file in uploads if file.file_id in done],
         )
     except ValueError as exc:  # the loaders' errors name the file and what is wrong
-        state[MODEL_ERROR_KEY] = str(exc)
+        state[keys.TRAIN_MODEL_ERROR] = str(exc)
         return
     for item in loaded:  # read once: keep what was parsed
-        if item.spec.kind == "imported":
+        if item.spec.kind is RunKind.IMPORTED:
             imported_cached(item.spec.text_key, item.texts[0], item.tokenizer)
         if item.history is not None:
             history_run_cached(item.spec.text_key, *item.texts, (item.tokenizer, item.history))
         add_run(item.spec, item.texts)
-    state[LOADED_FILES_KEY] = done | {upload.file_id for upload in new}
+    state[keys.TRAIN_MODEL_LOADED] = done | {upload.file_id for upload in new}
 
 
 def load_model_form() -> None:
     with st.expander(
         "Load a saved tokenizer (.model with or without its history, tokenizer.json, "
         ".tiktoken, GPT-2's files)",
-        expanded=MODEL_ERROR_KEY in st.session_state,
+        expanded=keys.TRAIN_MODEL_ERROR in st.session_state,
     ):
         st.file_uploader(
             "A minbpe .model (such as one downloaded below) or merges JSON, with its "
@@ -333,20 +333,20 @@ def load_model_form() -> None:
             "at once",
             type=ts.LOADER_TYPES,
             accept_multiple_files=True,
-            key="train_model_upload",
+            key=keys.TRAIN_MODEL_UPLOAD,
             on_change=load_model,
         )
         st.selectbox(
             "Pre-tokenizer for a .tiktoken file",
             ts.TIKTOKEN_PATTERNS,
             format_func=ts.TIKTOKEN_LABELS.__getitem__,
-            key="train_tiktoken_pattern",
+            key=keys.TRAIN_TIKTOKEN_PATTERN,
             help="A .tiktoken file lists only tokens and ranks, so choose the regex it was "
             "made with. OpenAI's own files are recognised, with their special tokens.",
             persist_state="session",
         )
-        if MODEL_ERROR_KEY in st.session_state:
-            st.error(f"This file cannot be loaded: {st.session_state[MODEL_ERROR_KEY]}")
+        if keys.TRAIN_MODEL_ERROR in st.session_state:
+            st.error(f"This file cannot be loaded: {st.session_state[keys.TRAIN_MODEL_ERROR]}")
 
 
 # --- results -----------------------------------------------------------------------------------
@@ -426,18 +426,18 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
     if note:
         st.caption(f"{note} Encode any text with it on the Tokens page.")
     texts = texts_of(run.spec)
-    if run.spec.kind not in ("text", "word_counts") or not texts:
+    if not run.spec.kind.has_corpus or not texts:
         return
-    what = "The words" if run.spec.kind == "word_counts" else "The training text"
+    what = "The words" if run.spec.kind is RunKind.WORD_COUNTS else "The training text"
     st.markdown(f"**{what} in tokens** (vocab size {vocab_size:,})")
     try:
-        if run.spec.kind == "word_counts":
-            symbols = st.session_state["train_byte_symbols"]
+        if run.spec.kind is RunKind.WORD_COUNTS:
+            symbols = st.session_state[keys.TRAIN_BYTE_SYMBOLS]
             words = word_preview(run.key, vocab_size, texts[0], symbols, tokenizer)
             st.dataframe(
                 words,
                 hide_index=True,
-                column_config={"tokens": st.column_config.ListColumn("tokens")},
+                column_config={keys.TOKENS: st.column_config.ListColumn(keys.TOKENS)},
             )
             return
         text = texts[0][:PREVIEW_CHARS]
@@ -445,7 +445,7 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
     except ValueError as exc:
         st.warning(f"The preview cannot be shown: {exc}")
         return
-    symbols = st.session_state["train_byte_symbols"]
+    symbols = st.session_state[keys.TRAIN_BYTE_SYMBOLS]
     with st.container(
         height=PREVIEW_HEIGHT if len(ids) > SHORT_PREVIEW else "content", border=False
     ):
@@ -486,13 +486,13 @@ LOG_CONFIG = {
 
 def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
     """The searchable merge log up to the viewed vocab size; returns those rows."""
-    symbols = bool(st.session_state["train_byte_symbols"])
+    symbols = bool(st.session_state[keys.TRAIN_BYTE_SYMBOLS])
     frame = merge_log_cached(run.key, symbols, run.tokenizer, run.history)
     frame = frame.iloc[: vocab_size - 256]
     st.markdown("**Merge log**")
     query = st.text_input(
         "Search the merge log",
-        key="train_log_query",
+        key=keys.TRAIN_LOG_QUERY,
         placeholder="A token's text (such as ing) or an id (such as 300)",
         persist_state="session",
     )
@@ -548,7 +548,7 @@ def results(run: Run) -> None:
     st.subheader(f"Tokenizer: {ts.markdown_text(run.spec.name)}", divider="gray")
     st.toggle(
         "Show bytes as GPT-2 symbols (Ġ for a space, Ċ for a newline)",
-        key="train_byte_symbols",
+        key=keys.TRAIN_BYTE_SYMBOLS,
         persist_state="session",
     )
     if run.history is None:

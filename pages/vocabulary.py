@@ -9,9 +9,10 @@ import streamlit as st
 
 from explorer import Tokenizer
 from explorer.lineage import text_lineage_dot
+from ui import state as keys
 from ui.compare_charts import OPENAI
+from ui.run_spec import RunKind
 from ui.runs import (
-    VIEW_KEY,
     Run,
     add_run,
     bundled_spec,
@@ -53,17 +54,13 @@ from ui.vocab_view import (
     with_descendants,
 )
 
-TOKEN_KEY = "vocab_token"
-TABLE_KEY = "vocab_table"
-TOKEN_OWNER_KEY = "vocab_token_run"  # the run the chosen token belongs to
-
 
 def browse_published(run: Run) -> None:
     """Buttons that make GPT-2's, GPT-4's or GPT-4o's vocabulary the current tokenizer."""
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     row.caption("Browse a published vocabulary:", width="content")
     for name, title in OPENAI.items():
-        current = run.spec.kind == "bundled" and run.spec.text_key == name
+        current = run.spec.kind is RunKind.BUNDLED and run.spec.text_key == name
         if row.button(f"{title}'s", key=f"vocab_browse_{name}", disabled=current, help=name):
             try:
                 with st.spinner(f"Loading {title}'s vocabulary ({name})…"):
@@ -122,12 +119,12 @@ def explain_missing(run: Run, size: int, known: bool) -> None:
             "tokens), so the Uses and Intermediate-only columns are hidden at this view size."
         )
         right.button(
-            f"View all {full:,} tokens", key="vocab_view_full", on_click=_view_full, args=(full,)
+            f"View all {full:,} tokens", key=keys.VOCAB_VIEW_FULL, on_click=_view_full, args=(full,)
         )
 
 
 def _view_full(full: int) -> None:
-    st.session_state[VIEW_KEY] = full
+    st.session_state[keys.SIDEBAR_VIEW_SIZE] = full
 
 
 def show_metrics(table: pd.DataFrame, known: bool) -> None:
@@ -170,11 +167,11 @@ def descendants_column(
     if not wanted:
         wanted = st.toggle(
             "Count every token's descendants",
-            key="vocab_count_descendants",
+            key=keys.VOCAB_COUNT_DESCENDANTS,
             help=f"A few seconds for {len(table):,} tokens, the first time. A chosen token's "
             "descendants are always shown below.",
         )
-        wanted = wanted or st.session_state.get("vocab_sort") == "Descendants (most first)"
+        wanted = wanted or st.session_state.get(keys.VOCAB_SORT) == "Descendants (most first)"
     if not wanted:
         return table
     return with_descendants(table, descendant_counts_cached(tokenizer, run.key, size))
@@ -185,16 +182,16 @@ def search_controls(table: pd.DataFrame, known: bool) -> tuple[pd.DataFrame, str
     query_col, filter_col, sort_col = st.columns([3, 2, 2])
     query = query_col.text_input(
         "Search by text or id",
-        key="vocab_query",
+        key=keys.VOCAB_QUERY,
         placeholder="the, ·the or 300",
         help="A number finds that id. Text matches tokens as shown (· for a space) or as "
         "plain text, ignoring case; exact matches come first.",
         on_change=_forget_token,
     )
     filter_name = filter_col.selectbox(
-        "Show", list(FILTERS), key="vocab_filter", on_change=_forget_token
+        "Show", list(FILTERS), key=keys.VOCAB_FILTER, on_change=_forget_token
     )
-    sort_name = sort_col.selectbox("Sort by", list(SORTS), key="vocab_sort")
+    sort_name = sort_col.selectbox("Sort by", list(SORTS), key=keys.VOCAB_SORT)
     if filter_name == "Intermediate-only" and not known:
         st.warning(
             "Which tokens are intermediate-only is known only for a tokenizer trained here, "
@@ -205,7 +202,7 @@ def search_controls(table: pd.DataFrame, known: bool) -> tuple[pd.DataFrame, str
 
 def _forget_token() -> None:
     """A new search or filter shows its first match."""
-    st.session_state.pop(TOKEN_KEY, None)
+    st.session_state.pop(keys.VOCAB_TOKEN, None)
 
 
 def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
@@ -223,7 +220,7 @@ def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
         column_config=COLUMNS,
         hide_index=True,
         height=360 if len(shown) > 10 else "auto",
-        key=TABLE_KEY,
+        key=keys.VOCAB_TABLE,
         on_select=partial(_table_selected, tuple(int(i) for i in shown["id"])),
         selection_mode="single-row",
     )
@@ -237,9 +234,9 @@ def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
 
 
 def _table_selected(ids: tuple[int, ...]) -> None:
-    selected = st.session_state[TABLE_KEY]["selection"]["rows"]
+    selected = st.session_state[keys.VOCAB_TABLE]["selection"]["rows"]
     if selected and selected[0] < len(ids):
-        st.session_state[TOKEN_KEY] = ids[selected[0]]
+        st.session_state[keys.VOCAB_TOKEN] = ids[selected[0]]
 
 
 def show_typed_text(
@@ -255,7 +252,7 @@ def show_typed_text(
     space = st.toggle(
         "Read the search as a word in running text (with a space before it)",
         value=True,
-        key="vocab_word_space",
+        key=keys.VOCAB_WORD_SPACE,
         help="Most words in a sentence follow a space, and the vocabulary holds them with it.",
     )
     text = typed_text(query, leading_space=space)
@@ -283,14 +280,14 @@ def choose_token(
     table: pd.DataFrame, rows: pd.DataFrame, query: str, run: Run, typed: list[int]
 ) -> int | None:
     """The token chooser over the matching rows, plus the current choice if it is elsewhere."""
-    chosen = st.session_state.get(TOKEN_KEY)
-    if st.session_state.get(TOKEN_OWNER_KEY) != run.spec.name or not (table["id"] == chosen).any():
-        st.session_state.pop(TOKEN_KEY, None)  # another run's token, or gone at this view size
-    st.session_state[TOKEN_OWNER_KEY] = run.spec.name
-    if TOKEN_KEY not in st.session_state and (typed or not rows.empty):
-        st.session_state[TOKEN_KEY] = default_token(rows, query, typed)
+    state = st.session_state
+    new_run = keys.follow_run(state, keys.VOCAB_TOKEN_RUN, run.spec.name)
+    if new_run or not (table["id"] == state.get(keys.VOCAB_TOKEN)).any():
+        state.pop(keys.VOCAB_TOKEN, None)  # another run's token, or gone at this view size
+    if keys.VOCAB_TOKEN not in st.session_state and (typed or not rows.empty):
+        st.session_state[keys.VOCAB_TOKEN] = default_token(rows, query, typed)
     options = list(dict.fromkeys([*typed, *(int(i) for i in rows["id"].head(MAX_CHOICES))]))
-    chosen = st.session_state.get(TOKEN_KEY)
+    chosen = st.session_state.get(keys.VOCAB_TOKEN)
     if rows.empty:
         also = " The tokens that write your search are offered instead." if typed else ""
         st.info(f"No token matches: clear the search or choose another filter.{also}")
@@ -304,7 +301,7 @@ def choose_token(
         "Token",
         options,
         format_func=lambda i: f"{i} · {repr_quoted(labels[i])}",
-        key=TOKEN_KEY,
+        key=keys.VOCAB_TOKEN,
         help=f"Pick a token, click a row of the table, or search{capped}",
     )
 
@@ -354,7 +351,7 @@ def show_parents(row: pd.Series, labels: pd.Series) -> None:
 
 
 def _choose(token_id: int) -> None:
-    st.session_state[TOKEN_KEY] = token_id
+    st.session_state[keys.VOCAB_TOKEN] = token_id
 
 
 def show_descendants(tokenizer: Tokenizer, run: Run, size: int, row: pd.Series) -> None:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from explorer import MergeHistory, MergeStep, StopReason, Tokenizer, train
 from ui import animation as anim
+from ui import state as keys
 
 CLASSIC = "aaabdaaabac"
 PROSE = "the cat sat on the mat; then the three thin cats ate the rest. " * 8
@@ -157,23 +158,25 @@ def test_timer_keeps_ticks_at_most_five_a_second() -> None:
 def playing_at(position: int, speed: float = 1) -> dict:
     """Session state in the middle of playback, the slider left at step 0."""
     return {
-        anim.STEP_KEY: 0,
-        anim.POSITION_KEY: position,
-        anim.PLAY_KEY: True,
-        anim.SPEED_KEY: speed,
+        keys.ANIMATE_STEP: 0,
+        keys.ANIMATE_POSITION: position,
+        keys.ANIMATE_PLAYING: True,
+        keys.ANIMATE_SPEED: speed,
     }
 
 
 def test_tick_advances_the_position_and_stops_at_the_last_step() -> None:
     state = playing_at(0)
     anim.tick(state, last=2)
-    assert state[anim.POSITION_KEY] == 1 and state[anim.PLAY_KEY] is True
-    assert state[anim.STEP_KEY] == 0  # the slider's key is left alone while playing
+    assert state[keys.ANIMATE_POSITION] == 1 and state[keys.ANIMATE_PLAYING] is True
+    assert state[keys.ANIMATE_STEP] == 0  # the slider's key is left alone while playing
     assert anim.shown_step(state, last=2) == 1
     assert anim.wanted_timer(state) == 1.0
     assert anim.chart_timer(anim.wanted_timer(state)) == 1.0
     anim.tick(state, last=2)
-    assert state[anim.PLAY_KEY] is False and state[anim.STEP_KEY] == 2  # the slider's turn
+    assert (
+        state[keys.ANIMATE_PLAYING] is False and state[keys.ANIMATE_STEP] == 2
+    )  # the slider's turn
     assert anim.wanted_timer(state) is None and anim.chart_timer(None) is None
     anim.tick(state, last=2)  # paused: nothing moves
     assert anim.shown_step(state, last=2) == 2
@@ -182,34 +185,34 @@ def test_tick_advances_the_position_and_stops_at_the_last_step() -> None:
 def test_fast_ticks_take_several_steps_but_never_pass_the_end() -> None:
     state = playing_at(5, speed=100)
     anim.tick(state, last=100)
-    assert state[anim.POSITION_KEY] == 25
+    assert state[keys.ANIMATE_POSITION] == 25
     assert anim.chart_timer(anim.wanted_timer(state)) == anim.MIN_CHART_SECONDS
-    state[anim.POSITION_KEY] = 95
+    state[keys.ANIMATE_POSITION] = 95
     anim.tick(state, last=100)
-    assert state[anim.STEP_KEY] == 100 and not state[anim.PLAY_KEY]
+    assert state[keys.ANIMATE_STEP] == 100 and not state[keys.ANIMATE_PLAYING]
 
 
 def test_play_pause_and_stepping() -> None:
-    state: dict = {anim.STEP_KEY: 3}
+    state: dict = {keys.ANIMATE_STEP: 3}
     anim.toggle_play(state, last=3)  # from the end, play starts again at 0
-    assert state[anim.PLAY_KEY] is True and anim.shown_step(state, last=3) == 0
-    state[anim.POSITION_KEY] = 2
+    assert state[keys.ANIMATE_PLAYING] is True and anim.shown_step(state, last=3) == 0
+    state[keys.ANIMATE_POSITION] = 2
     anim.toggle_play(state, last=3)  # pause: the slider takes the step on screen
-    assert state[anim.PLAY_KEY] is False and state[anim.STEP_KEY] == 2
+    assert state[keys.ANIMATE_PLAYING] is False and state[keys.ANIMATE_STEP] == 2
     anim.toggle_play(state, last=3)
-    assert state[anim.POSITION_KEY] == 2  # play goes on from the slider
+    assert state[keys.ANIMATE_POSITION] == 2  # play goes on from the slider
     anim.step_by(state, -1, last=3)
-    assert state[anim.PLAY_KEY] is False and state[anim.STEP_KEY] == 1
+    assert state[keys.ANIMATE_PLAYING] is False and state[keys.ANIMATE_STEP] == 1
     anim.step_by(state, 5, last=3)
-    assert state[anim.STEP_KEY] == 3
+    assert state[keys.ANIMATE_STEP] == 3
     anim.step_by(state, -9, last=3)
-    assert state[anim.STEP_KEY] == 0
+    assert state[keys.ANIMATE_STEP] == 0
 
 
 def test_clamp_step_keeps_a_remembered_step_in_range() -> None:
-    state = {anim.STEP_KEY: 1744}
+    state = {keys.ANIMATE_STEP: 1744}
     anim.clamp_step(state, last=3)
-    assert state[anim.STEP_KEY] == 3
+    assert state[keys.ANIMATE_STEP] == 3
     empty: dict = {}
     anim.clamp_step(empty, last=3)
     assert empty == {}  # a step from the URL is left to the slider

@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 from explorer import train
 from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
-from ui import animation as anim
-from ui.runs import RunSpec, text_key
+from ui import state as keys
+from ui.run_spec import RunSpec, text_key
 
 CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 
@@ -81,20 +81,20 @@ def test_the_merged_pair_is_outlined_before_and_fused_after() -> None:
 
 
 def step_slider_shown(app: AppTest) -> bool:
-    return any(slider.key == anim.STEP_KEY for slider in app.slider)
+    return any(slider.key == keys.ANIMATE_STEP for slider in app.slider)
 
 
 def test_play_sets_the_flag_and_pause_puts_the_slider_back() -> None:
     app = open_app("animate", CLASSIC)
     app.button(key="animate_play").click().run()
-    assert app.session_state[anim.PLAY_KEY] is True
+    assert app.session_state[keys.ANIMATE_PLAYING] is True
     assert app.button(key="animate_play").label == "Pause"
     assert not step_slider_shown(app)  # put away while playing: the progress bar moves
     assert narration(app).startswith("Step 1:")  # the first tick comes at once
     assert app.get("progress")[0].proto.text == "Playing: step 1 of 3"
 
     app.button(key="animate_play").click().run()
-    assert app.session_state[anim.PLAY_KEY] is False
+    assert app.session_state[keys.ANIMATE_PLAYING] is False
     assert app.slider(key="animate_step").value == 1
     assert narration(app).startswith("Step 1:")
 
@@ -105,7 +105,7 @@ def test_playback_stops_at_the_last_step() -> None:
     app.run()  # each rerun while playing is one tick, as the timer's are
     assert narration(app).startswith("Step 2:")
     app.run()
-    assert app.session_state[anim.PLAY_KEY] is False
+    assert app.session_state[keys.ANIMATE_PLAYING] is False
     assert app.slider(key="animate_step").value == 3
     assert app.button(key="animate_play").label == "Play"
     assert app.query_params["animate_step"] == "3"
@@ -116,7 +116,7 @@ def test_next_while_playing_pauses_one_step_on() -> None:
     app = open_app("animate", CLASSIC)
     app.button(key="animate_play").click().run()
     app.button(key="animate_next").click().run()
-    assert app.session_state[anim.PLAY_KEY] is False
+    assert app.session_state[keys.ANIMATE_PLAYING] is False
     assert app.slider(key="animate_step").value == 2
 
 

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import train
 from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
-from ui.runs import RunSpec, text_key
+from ui.run_spec import RunSpec, text_key
 from ui.samples import sample_text
 
 

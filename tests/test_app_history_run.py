@@ -18,8 +18,9 @@ from streamlit.testing.v1 import AppTest
 from explorer import parse_history_json, parse_model
 from explorer.cli import main as cli
 from tests.app_support import open_app, texts_of
+from ui import state as keys
 from ui.history_runs import HISTORY_KIND, HistoryUploadError, pair_histories
-from ui.runs import CURRENT_KEY, MAX_RUNS, RUNS_KEY
+from ui.runs import MAX_RUNS
 from ui.samples import sample_text
 
 VOCAB = 400
@@ -60,12 +61,12 @@ def upload(app: AppTest, *files: tuple[str, bytes]) -> AppTest:
 
 
 def current(app: AppTest) -> str:
-    return str(app.sidebar.selectbox(key=CURRENT_KEY).value)
+    return str(app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value)
 
 
 def runs(app: AppTest) -> dict[str, str]:
     """The session's runs, name → kind."""
-    return {name: spec.kind for name, spec in app.session_state[RUNS_KEY].items()}
+    return {name: spec.kind for name, spec in app.session_state[keys.RUNS].items()}
 
 
 def load_errors(app: AppTest) -> list[str]:

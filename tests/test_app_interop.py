@@ -23,7 +23,8 @@ from explorer.lineage import parents
 from tests.app_support import open_app, texts_of
 from ui import train_support as ts
 from ui.compare_charts import language_rows
-from ui.runs import MAX_RUNS, RunSpec, bundled_spec
+from ui.run_spec import RunSpec
+from ui.runs import MAX_RUNS, bundled_spec
 from ui.samples import UDHR_LANGUAGES, sample_text, udhr_texts
 
 PASSAGE = "We hold these truths to be self-evident, that all men are created equal."

@@ -10,7 +10,7 @@ from explorer import train
 from explorer.formats import model_text
 from explorer.stats import text_stats
 from tests.app_support import open_app, texts_of
-from ui.runs import RunSpec, text_key
+from ui.run_spec import RunSpec, text_key
 from ui.samples import sample_text
 
 EOT = "<|endoftext|>"

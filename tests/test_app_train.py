@@ -12,7 +12,7 @@ from explorer import FormatError, Tokenizer
 from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
 from ui import train_support as ts
-from ui.runs import RunSpec
+from ui.run_spec import RunSpec
 
 PAGES = "pages"  # the folder open_app switches into (tests/app_support.py)
 

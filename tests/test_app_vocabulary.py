@@ -8,7 +8,8 @@ from streamlit.testing.v1 import AppTest
 from explorer import Tokenizer
 from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
-from ui.runs import VIEW_KEY, RunSpec
+from ui import state as keys
+from ui.run_spec import RunSpec
 from ui.vocab_view import chips_html, code, default_token, select_rows
 
 AAAB = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
@@ -94,7 +95,7 @@ def test_search_an_id_and_sort_on_the_default_run() -> None:
 
 def set_view_size(app: AppTest, size: int) -> None:
     """Move the sidebar's "View at vocab size" slider."""
-    app.sidebar.slider(key=VIEW_KEY).set_value(size).run()
+    app.sidebar.slider(key=keys.SIDEBAR_VIEW_SIZE).set_value(size).run()
 
 
 def test_the_view_size_cuts_the_table_and_hides_usage() -> None:
@@ -106,7 +107,7 @@ def test_the_view_size_cuts_the_table_and_hides_usage() -> None:
     assert any("known only for the full tokenizer" in text for text in texts_of(app.info))
     assert metrics(app)["Intermediate-only"] == "unknown"
     app.button(key="vocab_view_full").click().run()
-    assert app.session_state[VIEW_KEY] == 2000
+    assert app.session_state[keys.SIDEBAR_VIEW_SIZE] == 2000
     assert len(table(app)) == 2000
 
 

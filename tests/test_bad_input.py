@@ -20,10 +20,9 @@ belong to the importers and are not covered here.
                                                         "Invalid pre-tokenizer regex '(': missing )
                                                         at position 1. Fix the pattern or choose a
                                                         preset …"; Train disabled
-4a    (a+)+$ on "a" * 20,000 + "b",   Train             "Training stopped: … took longer than 5 s on
-      default time bound                                this text (catastrophic backtracking?).
-                                                        Simplify it or choose a preset." in under
-                                                        CUSTOM_TIMEOUT_SECONDS + 10 s; then gpt4
+4a    (a+)+$ on "a" * 3,000 + "b",    Train             "Training stopped: … took longer than 0.21 s
+      (bound cut to 0.2 s)                              on this text (catastrophic backtracking?).
+                                                        Simplify it or choose a preset."; then gpt4
                                                         trains
 4b    that pattern's run, the same    Tokens, Animate   "This text / passage could not be encoded: …
       text to encode (bound cut to                      took longer than …"; the text kept
@@ -80,7 +79,6 @@ belong to the importers and are not covered here.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -93,8 +91,10 @@ from explorer.formats import merges_json, model_text
 from explorer.pretokenize import PatternError, compile_pattern
 from tests.app_support import open_app, texts_of
 from ui import animation as anim
+from ui import state as keys
 from ui import train_support as ts
-from ui.runs import CURRENT_KEY, MAX_APP_VOCAB_SIZE, RUNS_KEY, VIEW_KEY, RunSpec, text_key
+from ui.run_spec import RunSpec, text_key
+from ui.runs import MAX_APP_VOCAB_SIZE
 from ui.samples import sample_text
 from ui.token_view import count_stats
 
@@ -113,7 +113,7 @@ def opened(page: str) -> AppTest:
     other, key = ("compare", "compare_passage") if page == "tokens" else ("tokens", "tokens_text")
     app = open_app(other)
     app.text_area(key=key).input(TYPED).run()
-    app.sidebar.slider(key=VIEW_KEY).set_value(VIEW).run()
+    app.sidebar.slider(key=keys.SIDEBAR_VIEW_SIZE).set_value(VIEW).run()
     app.switch_page(f"pages/{page}.py").run()
     assert not app.exception, app.exception
     return app
@@ -123,10 +123,10 @@ def session(app: AppTest) -> dict[str, Any]:
     """What bad input must leave alone: the tokenizer, the runs, typed text, the view size."""
     state = app.session_state
     return {
-        "tokenizer": app.sidebar.selectbox(key=CURRENT_KEY).value,
-        "runs": dict(state[RUNS_KEY]),
+        "tokenizer": app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value,
+        "runs": dict(state[keys.RUNS]),
         "typed": {key: state[key] for key in ("tokens_text", "compare_passage") if key in state},
-        "view": app.sidebar.slider(key=VIEW_KEY).value,
+        "view": app.sidebar.slider(key=keys.SIDEBAR_VIEW_SIZE).value,
     }
 
 
@@ -138,7 +138,7 @@ def assert_kept(app: AppTest, before: dict[str, Any]) -> None:
 
 def add_current_run(app: AppTest, spec: RunSpec, texts: tuple[str, ...]) -> None:
     """Keep another run and make it the sidebar's choice, as the Train page does."""
-    app.session_state[RUNS_KEY] = {**app.session_state[RUNS_KEY], spec.name: spec}
+    app.session_state[keys.RUNS] = {**app.session_state[keys.RUNS], spec.name: spec}
     app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: texts}
     app.session_state["pending_run"] = spec.name
     app.run()
@@ -169,7 +169,7 @@ def token_html(app: AppTest) -> list[str]:
 
 
 def shown_run(app: AppTest) -> str:
-    return str(app.sidebar.selectbox(key=CURRENT_KEY).value)
+    return str(app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value)
 
 
 # --- 1. uploads that are not text (the functions the Train page calls) ------------------------
@@ -235,17 +235,15 @@ def test_3_an_invalid_regex_shows_the_engines_message(pattern: str) -> None:
     assert_kept(app, before)
 
 
-def test_4a_a_catastrophic_regex_stops_within_seconds() -> None:
+def test_4a_a_catastrophic_regex_stops_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bound is the engine's (regex's own timeout); a small one keeps this test quick
+    monkeypatch.setattr(explorer.pretokenize, "CUSTOM_TIMEOUT_SECONDS", 0.2)
     app = opened("train")
     before = session(app)
-    use_regex(paste(app, "a" * 20_000 + "b", 300), "(a+)+$")
-    started = time.monotonic()
+    use_regex(paste(app, "a" * 3_000 + "b", 300), "(a+)+$")
     app.button(key="train_go").click().run()
-    elapsed = time.monotonic() - started
-    bound = explorer.pretokenize.CUSTOM_TIMEOUT_SECONDS
-    assert elapsed < bound + 10, f"{elapsed:.1f} s"
     assert (
-        "Training stopped: the pre-tokenizer regex '(a+)+$' took longer than 5 s on this text "
+        "Training stopped: the pre-tokenizer regex '(a+)+$' took longer than 0.21 s on this text "
         "(catastrophic backtracking?). Simplify it or choose a preset."
     ) in texts_of(app.error)
     assert_kept(app, before)
@@ -375,7 +373,7 @@ def test_6b_training_text_with_special_tokens() -> None:
     app.button(key="train_go").click().run()
     assert not app.exception
     assert shown_run(app) == "Pasted text · gpt4 · 300"
-    assert app.session_state[RUNS_KEY][shown_run(app)].special_tokens == (EOT,)
+    assert app.session_state[keys.RUNS][shown_run(app)].special_tokens == (EOT,)
     tokens = list(app.dataframe[-1].value["text"])
     assert tokens and not any("<" in t or "|" in t or ">" in t for t in tokens)
     preview = app.get("html")[0].proto.body
@@ -470,12 +468,10 @@ def test_8a_a_5mb_paste_trains_with_progress(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(ts, "progress_reporter", recording)
     text = (sample_text("shakespeare") * 60)[:5_000_000]
     app = opened("train")
-    started = time.monotonic()
     paste(app, text, 2000)
     assert "1 document · 5,000,000 bytes" in texts_of(app.caption)
     app.button(key="train_go").click().run()
-    elapsed = time.monotonic() - started
-    assert not app.exception and elapsed < 60, f"{elapsed:.1f} s"
+    assert not app.exception
     assert shown_run(app) == "Pasted text · gpt4 · 2k"
     assert app.session_state["tokens_text"] == TYPED
     assert shown[0][0] < 1.0  # the bar moved while merging, and ends full
@@ -486,10 +482,8 @@ def test_8a_a_5mb_paste_trains_with_progress(monkeypatch: pytest.MonkeyPatch) ->
 def test_8b_a_1mb_text_is_counted_whole_and_drawn_in_part() -> None:
     app = opened("tokens")
     text = (sample_text("shakespeare") * 11)[:1_000_000]
-    started = time.monotonic()
     app.text_area(key="tokens_text").input(text).run()
-    elapsed = time.monotonic() - started
-    assert not app.exception and elapsed < 30, f"{elapsed:.1f} s"
+    assert not app.exception
     tokens = metric(app, "Tokens")
     assert metric(app, "Characters") == 1_000_000 and tokens > 200_000
     assert app.get("html")[0].proto.body.count("<span") == 10_000
@@ -572,10 +566,10 @@ def test_9e_empty_compare_texts_say_what_to_do() -> None:
 
 def test_10_animate_at_view_size_256_shows_the_bytes() -> None:
     app = opened("animate")
-    app.sidebar.slider(key=VIEW_KEY).set_value(256).run()
+    app.sidebar.slider(key=keys.SIDEBAR_VIEW_SIZE).set_value(256).run()
     assert not app.exception
     assert any("slide View at vocab size up" in i for i in texts_of(app.info))
-    assert not [s for s in app.slider if s.key == anim.STEP_KEY]
+    assert not [s for s in app.slider if s.key == keys.ANIMATE_STEP]
     assert any("The passage at vocab size 256" in m for m in texts_of(app.markdown))
 
 

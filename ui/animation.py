@@ -23,11 +23,8 @@ import pandas as pd
 from explorer import Encoding, MergeHistory, Tokenizer, render_token
 from explorer.corpus import parse_word_counts
 from explorer.history import MergeStep, StopReason
+from ui import state as keys
 
-STEP_KEY = "animate_step"  # the step slider (bound to the URL)
-PLAY_KEY = "animate_playing"  # the play flag: an input, not a widget
-POSITION_KEY = "animate_position"  # the step on screen while playing
-SPEED_KEY = "animate_speed"  # steps per second
 SPEEDS = (0.5, 1, 2, 5, 10, 25, 50, 100)
 DEFAULT_SPEED = 1
 MAX_TICKS_PER_SECOND = 5  # faster speeds take several steps per tick
@@ -258,7 +255,7 @@ def paragraph_html(text: str) -> str:
 
 # --- playback ----------------------------------------------------------------------
 #
-# subtle: while playing, the step lives in POSITION_KEY, not in the slider's key. A
+# subtle: while playing, the step lives in keys.ANIMATE_POSITION, not in the slider's key. A
 # browser that is a tick behind sends its slider value with every rerun request, and
 # Streamlit would take that stale value as the user's; so the slider is put away while
 # playing and gets the position back on pause.
@@ -279,7 +276,11 @@ def timer(speed: float) -> tuple[float, int]:
 
 def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
     """The interval the stage's fragment should rerun at: None when paused."""
-    return timer(state.get(SPEED_KEY, DEFAULT_SPEED))[0] if state.get(PLAY_KEY) else None
+    return (
+        timer(state.get(keys.ANIMATE_SPEED, DEFAULT_SPEED))[0]
+        if state.get(keys.ANIMATE_PLAYING)
+        else None
+    )
 
 
 def chart_timer(stage_timer: float | None) -> float | None:
@@ -289,52 +290,52 @@ def chart_timer(stage_timer: float | None) -> float | None:
 
 def shown_step(state: MutableMapping[str, Any], last: int) -> int:
     """The step on screen: the playback position while playing, else the slider's."""
-    key = POSITION_KEY if state.get(PLAY_KEY) else STEP_KEY
+    key = keys.ANIMATE_POSITION if state.get(keys.ANIMATE_PLAYING) else keys.ANIMATE_STEP
     return max(0, min(last, int(state.get(key, 0))))
 
 
 def tick(state: MutableMapping[str, Any], last: int) -> None:
     """One tick of playback: advance the position; at the last step, stop there.
 
-    >>> state = {STEP_KEY: 0, POSITION_KEY: 2, PLAY_KEY: True, SPEED_KEY: 1}
-    >>> tick(state, last=3); state[STEP_KEY], state[PLAY_KEY]
+    >>> state = {"animate_step": 0, "animate_position": 2, "animate_playing": True}
+    >>> tick(state, last=3); state["animate_step"], state["animate_playing"]
     (3, False)
     """
-    if not state.get(PLAY_KEY):
+    if not state.get(keys.ANIMATE_PLAYING):
         return
-    stride = timer(state.get(SPEED_KEY, DEFAULT_SPEED))[1]
-    state[POSITION_KEY] = min(last, int(state.get(POSITION_KEY, 0)) + stride)
-    if state[POSITION_KEY] >= last:
+    stride = timer(state.get(keys.ANIMATE_SPEED, DEFAULT_SPEED))[1]
+    state[keys.ANIMATE_POSITION] = min(last, int(state.get(keys.ANIMATE_POSITION, 0)) + stride)
+    if state[keys.ANIMATE_POSITION] >= last:
         pause(state)
 
 
 def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
     """Play from the slider's step (from step 0 when at the end), or pause."""
-    if state.get(PLAY_KEY):
+    if state.get(keys.ANIMATE_PLAYING):
         pause(state)
         return
-    start = int(state.get(STEP_KEY, 0))
-    state[POSITION_KEY] = 0 if start >= last else start
-    state[PLAY_KEY] = True
+    start = int(state.get(keys.ANIMATE_STEP, 0))
+    state[keys.ANIMATE_POSITION] = 0 if start >= last else start
+    state[keys.ANIMATE_PLAYING] = True
 
 
 def pause(state: MutableMapping[str, Any]) -> None:
     """Stop playing; the slider takes the step that was on screen."""
-    if state.get(PLAY_KEY):
-        state[STEP_KEY] = int(state.get(POSITION_KEY, 0))
-    state[PLAY_KEY] = False
+    if state.get(keys.ANIMATE_PLAYING):
+        state[keys.ANIMATE_STEP] = int(state.get(keys.ANIMATE_POSITION, 0))
+    state[keys.ANIMATE_PLAYING] = False
 
 
 def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
     """Pause and move the step by delta, staying within 0..last."""
     pause(state)
-    state[STEP_KEY] = max(0, min(last, int(state.get(STEP_KEY, 0)) + delta))
+    state[keys.ANIMATE_STEP] = max(0, min(last, int(state.get(keys.ANIMATE_STEP, 0)) + delta))
 
 
 def clamp_step(state: MutableMapping[str, Any], last: int) -> None:
     """Keep a remembered step inside this run's range (another run may have fewer steps)."""
-    if STEP_KEY in state and not 0 <= int(state[STEP_KEY]) <= last:
-        state[STEP_KEY] = max(0, min(last, int(state[STEP_KEY])))
+    if keys.ANIMATE_STEP in state and not 0 <= int(state[keys.ANIMATE_STEP]) <= last:
+        state[keys.ANIMATE_STEP] = max(0, min(last, int(state[keys.ANIMATE_STEP])))
 
 
 # --- charts ------------------------------------------------------------------------
@@ -362,12 +363,12 @@ def sample_steps(last: int, max_points: int = MAX_CHART_POINTS) -> list[int]:
 def step_row(history: MergeHistory, step: int, tokenizer: Tokenizer) -> dict[str, Any]:
     """What the charts say about one step (step 0 has no pair and no count)."""
     if step == 0:
-        return {"step": 0, "count": None, "tokens": history.initial_length, "merge": "(bytes)"}
+        return {"step": 0, "count": None, keys.TOKENS: history.initial_length, "merge": "(bytes)"}
     merge = history.steps[step - 1]
     return {
         "step": step,
         "count": merge.count,
-        "tokens": merge.length_after,
+        keys.TOKENS: merge.length_after,
         "merge": f"{pair_text(tokenizer, merge.pair)} → {quoted(merge.token)}",
     }
 
@@ -375,7 +376,7 @@ def step_row(history: MergeHistory, step: int, tokenizer: Tokenizer) -> dict[str
 def step_table(history: MergeHistory, tokenizer: Tokenizer) -> pd.DataFrame:
     """One row per charted step (thinned for long histories)."""
     rows = [step_row(history, s, tokenizer) for s in sample_steps(len(history.steps))]
-    return pd.DataFrame(rows, columns=["step", "count", "tokens", "merge"])
+    return pd.DataFrame(rows, columns=["step", "count", keys.TOKENS, "merge"])
 
 
 _TOOLTIP = [
@@ -434,7 +435,7 @@ def length_chart(table: pd.DataFrame) -> alt.LayerChart:
             tooltip=_TOOLTIP,
         )
     )
-    return _with_marker(line, "tokens")
+    return _with_marker(line, keys.TOKENS)
 
 
 def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:

@@ -9,7 +9,6 @@ slider never retrains and nothing large is copied per session.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 
 import streamlit as st
@@ -27,37 +26,13 @@ from explorer.bundled import bundled_name
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
 from explorer.pretokenize import PatternError, compile_pattern, preset_name, resolve_pattern
-from ui.history_runs import HISTORY_KIND, parse_model_with_history
+from ui import state as keys
+from ui.history_runs import parse_model_with_history
+from ui.run_spec import RunKind, RunSpec, run_name, text_key
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 MAX_RUNS = 4  # trained or loaded tokenizers a session keeps at once; the oldest goes first
 MAX_APP_VOCAB_SIZE = 50_000
-RUNS_KEY = "runs"  # dict[name, RunSpec], oldest first
-TEXTS_KEY = "texts"  # dict[text key, tuple of documents]
-CURRENT_KEY = "sidebar_run"  # the sidebar's tokenizer choice
-PENDING_KEY = "pending_run"  # a run to make current at the start of the next rerun
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """What a run was trained on and how: plain values, cheap to keep and to hash.
-
-    kind is "text" (documents), "word_counts" (a `word count` table), "model" (a
-    loaded .model file: no corpus, no history), "model_history" (a .model loaded with
-    its history JSON, as `python -m explorer train` writes them: the history, no corpus;
-    the documents are the two files' texts), "imported" (a tokenizer made elsewhere,
-    kept as tokenizer.json text: no corpus, no history) or "bundled" (a vocabulary that
-    ships with the explorer; text_key is its name, as "cl100k_base": nothing is kept).
-    """
-
-    name: str
-    source: str
-    text_key: str
-    vocab_size: int
-    pattern: str
-    special_tokens: tuple[str, ...] = ()
-    min_count: int = 1
-    kind: str = "text"
 
 
 @dataclass(frozen=True)
@@ -84,29 +59,6 @@ BUNDLED_RUNS = {  # bundled name -> (short title, where it comes from)
     "cl100k_base": ("GPT-4", "GPT-4's cl100k_base (OpenAI, 2023)"),
     "o200k_base": ("GPT-4o", "GPT-4o's o200k_base (OpenAI, 2024)"),
 }
-NO_TEXTS = ("bundled",)  # kinds that keep nothing in the session
-LOADED_KINDS = ("model", HISTORY_KIND, "imported")  # kinds that keep the texts of their files
-
-
-def text_key(texts: tuple[str, ...]) -> str:
-    """A short content hash of documents: the same texts share one cache entry."""
-    digest = hashlib.sha256()
-    for text in texts:
-        digest.update(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
-    return digest.hexdigest()[:16]
-
-
-def run_name(source: str, pattern: str, vocab_size: int) -> str:
-    """A short name people can tell apart: `run_name("Shakespeare", "gpt4", 5000)`.
-
-    >>> run_name("cl100k_base", "gpt4", 100_256), run_name("x", "none", 1500)
-    ('cl100k_base · gpt4 · 100,256', 'x · none · 1.5k')
-    """
-    round_size = vocab_size >= 1000 and vocab_size % 100 == 0
-    size = f"{vocab_size / 1000:g}k" if round_size else f"{vocab_size:,}"
-    shown = preset_name(pattern) or pattern
-    shown = shown if len(shown) <= 12 else "custom regex"
-    return f"{source} · {shown} · {size}"
 
 
 @st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
@@ -116,11 +68,11 @@ def train_cached(
     pattern: str,
     special_tokens: tuple[str, ...],
     min_count: int,
-    kind: str,
+    kind: RunKind,
     _progress: ProgressCallback | None = None,
 ) -> TrainingResult:
     """Train once per distinct input; every session and page shares the result (read only)."""
-    if kind == "word_counts":
+    if kind is RunKind.WORD_COUNTS:
         return train_word_counts(
             "\n".join(texts),
             vocab_size,
@@ -180,14 +132,14 @@ def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokeni
 
 def init_session() -> None:
     """Set the shared keys once; on first open, train the sample named in the URL."""
-    st.session_state.setdefault(RUNS_KEY, {})
-    st.session_state.setdefault(TEXTS_KEY, {})
-    if not st.session_state[RUNS_KEY]:
+    st.session_state.setdefault(keys.RUNS, {})
+    st.session_state.setdefault(keys.TEXTS, {})
+    if not st.session_state[keys.RUNS]:
         add_run(*default_spec())
     # subtle: a widget's key can only be set before the widget is drawn in a run, so a
     # page that adds a run asks for it here, at the top of the next run
-    if PENDING_KEY in st.session_state:
-        st.session_state[CURRENT_KEY] = st.session_state.pop(PENDING_KEY)
+    if keys.PENDING_RUN in st.session_state:
+        st.session_state[keys.SIDEBAR_RUN] = st.session_state.pop(keys.PENDING_RUN)
 
 
 def default_spec() -> tuple[RunSpec, tuple[str, ...]]:
@@ -201,7 +153,7 @@ def default_spec() -> tuple[RunSpec, tuple[str, ...]]:
     except PatternError:
         pattern = sample.pattern  # a link with a broken pattern opens on the sample's own
     texts = (sample_text(sample.key),)
-    kind = "word_counts" if sample.word_counts else "text"
+    kind = RunKind.WORD_COUNTS if sample.word_counts else RunKind.TEXT
     source = sample.title.split(" (")[0]
     spec = RunSpec(
         name=run_name(source, pattern, vocab_size),
@@ -228,8 +180,8 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     nothing in the session, so they do not count towards MAX_RUNS. A .model loaded with
     its history takes the place of the same .model loaded alone.
     """
-    runs: dict[str, RunSpec] = st.session_state[RUNS_KEY]
-    if spec.kind == HISTORY_KIND:
+    runs: dict[str, RunSpec] = st.session_state[keys.RUNS]
+    if spec.kind is RunKind.MODEL_HISTORY:
         _drop_model_only_runs(text_key(texts[:1]))
     name, n = spec.name, 2
     while name in runs and runs[name] != spec:
@@ -237,48 +189,48 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     spec = replace(spec, name=name)
     runs.pop(name, None)
     runs[name] = spec
-    if spec.kind not in NO_TEXTS:
-        st.session_state[TEXTS_KEY][spec.text_key] = texts
-    counted = [key for key, run in runs.items() if run.kind not in NO_TEXTS]  # oldest first
+    if spec.kind.keeps_texts:
+        st.session_state[keys.TEXTS][spec.text_key] = texts
+    counted = [key for key, run in runs.items() if run.kind.keeps_texts]  # oldest first
     for oldest in counted[: max(0, len(counted) - MAX_RUNS)]:
         del runs[oldest]
     _forget_unused_texts()
-    st.session_state[PENDING_KEY] = name
+    st.session_state[keys.PENDING_RUN] = name
     return spec
 
 
 def _drop_model_only_runs(model_key: str) -> None:
     """Forget runs of a .model loaded alone once it is loaded again with its history."""
-    runs: dict[str, RunSpec] = st.session_state[RUNS_KEY]
-    for name in [n for n, s in runs.items() if s.kind == "model" and s.text_key == model_key]:
+    runs: dict[str, RunSpec] = st.session_state[keys.RUNS]
+    for name in [n for n, s in runs.items() if s.kind is RunKind.MODEL and s.text_key == model_key]:
         del runs[name]
 
 
 def _forget_unused_texts() -> None:
-    used = {spec.text_key for spec in st.session_state[RUNS_KEY].values()}
-    texts = st.session_state[TEXTS_KEY]
+    used = {spec.text_key for spec in st.session_state[keys.RUNS].values()}
+    texts = st.session_state[keys.TEXTS]
     for key in [k for k in texts if k not in used]:
         del texts[key]
 
 
 def run_specs() -> list[RunSpec]:
-    return list(st.session_state[RUNS_KEY].values())
+    return list(st.session_state[keys.RUNS].values())
 
 
 def current_spec() -> RunSpec:
-    runs: dict[str, RunSpec] = st.session_state[RUNS_KEY]
-    name = st.session_state.get(CURRENT_KEY)
+    runs: dict[str, RunSpec] = st.session_state[keys.RUNS]
+    name = st.session_state.get(keys.SIDEBAR_RUN)
     return runs[name] if name in runs else next(reversed(runs.values()))
 
 
 def texts_of(spec: RunSpec) -> tuple[str, ...]:
     """A run's training documents; () for a tokenizer that was not trained here."""
-    return _documents(spec) if spec.kind in ("text", "word_counts") else ()
+    return _documents(spec) if spec.kind.has_corpus else ()
 
 
 def _documents(spec: RunSpec) -> tuple[str, ...]:
     """What the session keeps for a run: its corpus, or the text of its loaded file."""
-    return st.session_state[TEXTS_KEY].get(spec.text_key, ())
+    return st.session_state[keys.TEXTS].get(spec.text_key, ())
 
 
 def train_spec(
@@ -311,37 +263,37 @@ def bundled_spec(name: str) -> RunSpec:
         vocab_size=tokenizer.vocab_size,
         pattern=preset_name(tokenizer.pattern) or tokenizer.pattern,
         special_tokens=tuple(tokenizer.special_tokens),
-        kind="bundled",
+        kind=RunKind.BUNDLED,
     )
 
 
 def origin(spec: RunSpec) -> str:
     """How a run not trained in the app came here, for messages: "loaded from a .model file"."""
-    if spec.kind == HISTORY_KIND:
+    if spec.kind is RunKind.MODEL_HISTORY:
         return (
             "trained outside the app (as with `python -m explorer train`) and loaded with "
             "its merge history"
         )
-    if spec.kind == "bundled":
+    if spec.kind is RunKind.BUNDLED:
         return f"published by OpenAI ({spec.text_key}), not trained here"
-    if spec.kind == "imported":
+    if spec.kind is RunKind.IMPORTED:
         return f"imported from {spec.source}"
     return "loaded from a .model file"
 
 
 def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
     """The results of a run, training (once, cached) when needed."""
-    if spec.kind == "bundled":
+    if spec.kind is RunKind.BUNDLED:
         return Run(spec, load_bundled(spec.text_key), None)
     texts = _documents(spec)
-    if spec.kind in LOADED_KINDS and not texts:
+    if spec.kind.is_loaded and not texts:
         raise RunError(f"the file of {spec.name!r} is no longer in this session; load it again")
-    if spec.kind == "model":
+    if spec.kind is RunKind.MODEL:
         return Run(spec, model_cached(texts[0]), None)
-    if spec.kind == HISTORY_KIND:
+    if spec.kind is RunKind.MODEL_HISTORY:
         tokenizer, history = history_run_cached(spec.text_key, texts[0], texts[1])
         return Run(spec, tokenizer, history)
-    if spec.kind == "imported":
+    if spec.kind is RunKind.IMPORTED:
         return Run(spec, imported_cached(spec.text_key, texts[0]), None)
     result = train_spec(spec, texts, progress)
     return Run(spec, result.tokenizer, result.history)
@@ -350,7 +302,7 @@ def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
 def training_text_note(spec: RunSpec) -> str:
     """A sentence for a run that has a history but whose training text is not in the app
     ("" for any other run); pages add what they show instead."""
-    if spec.kind != HISTORY_KIND:
+    if spec.kind is not RunKind.MODEL_HISTORY:
         return ""
     return (
         f"The training text is not in the app: this tokenizer was {origin(spec)}, so its "
@@ -377,15 +329,11 @@ def trained_vocab_size(run: Run) -> int:
     return run.tokenizer.vocab_size
 
 
-VIEW_KEY = "sidebar_view_size"  # the "view at vocab size" control, shared by every page
-VIEW_OWNER_KEY = "sidebar_view_run"  # the run the view size belongs to
-
-
 def view_vocab_size(run: Run) -> int:
     """The vocab size every page shows: the sidebar control, within what the run has."""
-    if st.session_state.get(VIEW_OWNER_KEY) != run.spec.name:
+    if st.session_state.get(keys.SIDEBAR_VIEW_RUN) != run.spec.name:
         return trained_vocab_size(run)
-    value = st.session_state.get(VIEW_KEY, trained_vocab_size(run))
+    value = st.session_state.get(keys.SIDEBAR_VIEW_SIZE, trained_vocab_size(run))
     return max(256, min(int(value), trained_vocab_size(run)))
 
 

@@ -24,10 +24,8 @@ import streamlit as st
 
 from explorer import StopReason
 from explorer.pretokenize import preset_name
+from ui import state as keys
 from ui.runs import (
-    CURRENT_KEY,
-    VIEW_KEY,
-    VIEW_OWNER_KEY,
     Run,
     current_run_or_error,
     init_session,
@@ -89,20 +87,21 @@ def sidebar() -> None:
     """Which tokenizer the pages show, and at which vocab size."""
     names = [spec.name for spec in run_specs()]
     with st.sidebar:
-        st.selectbox("Tokenizer", names, key=CURRENT_KEY, help="Tokenizers trained in this session")
+        st.selectbox(
+            "Tokenizer", names, key=keys.SIDEBAR_RUN, help="Tokenizers trained in this session"
+        )
         run = current_run_or_error()
         if run is None:
             return
         full = trained_vocab_size(run)
-        if st.session_state.get(VIEW_OWNER_KEY) != run.spec.name:
-            st.session_state[VIEW_OWNER_KEY] = run.spec.name
-            st.session_state[VIEW_KEY] = full
+        if keys.follow_run(st.session_state, keys.SIDEBAR_VIEW_RUN, run.spec.name):
+            st.session_state[keys.SIDEBAR_VIEW_SIZE] = full
         if full > 256:
             st.slider(
                 "View at vocab size",
                 min_value=256,
                 max_value=full,
-                key=VIEW_KEY,
+                key=keys.SIDEBAR_VIEW_SIZE,
                 help="The first k merges are a tokenizer of size 256 + k: every page follows "
                 "this without retraining.",
             )

@@ -16,11 +16,11 @@ import streamlit as st
 
 from explorer import Tokenizer, tokens_to_html
 from explorer.stats import TextStats, byte_length, tokens_at_every_size
+from ui.run_spec import RunKind
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 MAX_RENDERED_TOKENS = 10_000  # coloured spans drawn per text; counts cover everything
 EXCERPT_CHARS = 1_500
-TRAINED_KINDS = ("text", "word_counts")  # runs whose documents are a training corpus
 COLOR_LABELS = {"id": "Token id", "rank": "Merge rank", "length": "Length in bytes"}
 COLOR_HELP = {
     "id": "Each token id has its own colour: the same token always looks the same.",
@@ -133,9 +133,9 @@ def default_sample_excerpt(limit: int = EXCERPT_CHARS, *, avoid: str = "") -> st
     return excerpt(sample_text(key), limit)
 
 
-def corpus_excerpt(kind: str, texts: Sequence[str], limit: int = EXCERPT_CHARS) -> str:
+def corpus_excerpt(kind: RunKind, texts: Sequence[str], limit: int = EXCERPT_CHARS) -> str:
     """The start of a run's training text; a sample for a loaded or bundled one (no corpus)."""
-    if kind not in TRAINED_KINDS or not texts:
+    if not kind.has_corpus or not texts:
         return default_sample_excerpt(limit)
     head: list[str] = []
     for text in texts:  # only as many documents as the excerpt needs

@@ -32,6 +32,7 @@ from explorer.imports import parse_gpt2, parse_tiktoken
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.pretokenize import PRESETS, compile_pattern, preset_name, resolve_pattern
 from explorer.render import render_token, token_colors
+from ui import state as keys
 from ui.history_runs import (
     HISTORY_KIND,
     is_history_name,
@@ -39,6 +40,7 @@ from ui.history_runs import (
     pair_histories,
     parse_history_for,
 )
+from ui.run_spec import RunKind
 from ui.runs import MAX_APP_VOCAB_SIZE, RunSpec, run_name, text_key
 from ui.samples import SAMPLES, Sample
 
@@ -73,7 +75,7 @@ class Corpus:
     source: str  # shown in the sidebar caption
     short: str  # used in the run's name
     texts: tuple[str, ...]
-    kind: str = "text"  # "text" or "word_counts"
+    kind: RunKind = RunKind.TEXT  # TEXT or WORD_COUNTS
 
 
 # --- inputs --------------------------------------------------------------------------------
@@ -141,7 +143,7 @@ def upload_corpus(files: Iterable[tuple[str, bytes]]) -> Corpus:
 
 
 def sample_corpus(sample: Sample, text: str) -> Corpus:
-    kind = "word_counts" if sample.word_counts else "text"
+    kind = RunKind.WORD_COUNTS if sample.word_counts else RunKind.TEXT
     return Corpus(sample.title, sample.title.split(" (")[0], (text,), kind)
 
 
@@ -166,7 +168,7 @@ def word_count_corpus(table: str) -> Corpus:
             f"({MAX_WORD_TABLE_BYTES:,}). Make the counts smaller, for example by dividing "
             "them all by the same number."
         )
-    return Corpus("Word counts", "Word counts", (table,), "word_counts")
+    return Corpus("Word counts", "Word counts", (table,), RunKind.WORD_COUNTS)
 
 
 # --- runs --------------------------------------------------------------------------------
@@ -180,7 +182,7 @@ def training_spec(
     min_count: int,
 ) -> RunSpec:
     """The run to add for these inputs (word counts have no pre-tokenizer)."""
-    pattern = "none" if corpus.kind == "word_counts" else pattern
+    pattern = "none" if corpus.kind is RunKind.WORD_COUNTS else pattern
     return RunSpec(
         name=run_name(corpus.short, pattern, vocab_size),
         source=corpus.source,
@@ -534,7 +536,7 @@ def export_problems(tokenizer: Tokenizer) -> dict[str, str]:
 
 def sample_of(spec: RunSpec) -> Sample | None:
     """The bundled sample a run was trained on, if it was."""
-    if spec.kind not in ("text", "word_counts"):
+    if not spec.kind.has_corpus:
         return None
     return next((s for s in SAMPLES.values() if s.title == spec.source), None)
 
@@ -553,7 +555,7 @@ def url_params(spec: RunSpec) -> dict[str, str]:
 def describe_corpus(corpus: Corpus) -> str:
     """A caption for the text about to be trained: `"1 document · 11 bytes"`."""
     size = sum(len(text.encode("utf-8", "surrogatepass")) for text in corpus.texts)
-    if corpus.kind == "word_counts":
+    if corpus.kind is RunKind.WORD_COUNTS:
         words = parse_word_counts(corpus.texts[0])
         return f"{len(words):,} words · {sum(words.values()):,} occurrences"
     documents = len(corpus.texts)
@@ -738,5 +740,5 @@ def word_rows(
     for word, count in words:
         ids = tokenizer.encode(word, disallowed_special=())
         shown = [show_token(tokenizer.token_bytes(i), byte_symbols) for i in ids]
-        rows.append({"word": word, "count": count, "tokens": shown, "ids": str(ids)})
-    return pd.DataFrame(rows, columns=["word", "count", "tokens", "ids"])
+        rows.append({"word": word, "count": count, keys.TOKENS: shown, "ids": str(ids)})
+    return pd.DataFrame(rows, columns=["word", "count", keys.TOKENS, "ids"])
