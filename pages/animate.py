@@ -235,7 +235,7 @@ def charts(run: Run, history: MergeHistory) -> None:
     row = anim.step_row(history, step, run.tokenizer)
     counts, lengths = st.columns(2, gap="medium")
     counts.vega_lite_chart(anim.marked(count_spec, row, "count"), width="stretch")
-    lengths.vega_lite_chart(anim.marked(length_spec, row, keys.TOKENS), width="stretch")
+    lengths.vega_lite_chart(anim.marked(length_spec, row, "tokens"), width="stretch")
 
 
 # --- without a history -------------------------------------------------------------

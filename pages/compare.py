@@ -20,6 +20,7 @@ from ui.compare_charts import (
     tokens_at,
     training_counts_cached,
 )
+from ui.formatting import markdown_text
 from ui.runs import (
     Run,
     bundled_spec,
@@ -46,7 +47,6 @@ from ui.token_view import (
     show_token_column,
     text_with_menu,
 )
-from ui.train_support import markdown_text
 
 TRAIN_PAGE = Path(__file__).resolve().parent / "train.py"
 CURVE_CHARS = 20_000  # a sample loaded for the curve: long enough for a steady ratio

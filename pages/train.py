@@ -8,7 +8,12 @@ import pandas as pd
 import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, tokens_to_html
+from ui import downloads as export
+from ui import formatting as fmt
+from ui import links, progress
+from ui import merge_log as log
 from ui import state as keys
+from ui import train_form as form
 from ui import train_support as ts
 from ui.run_spec import RunKind
 from ui.runs import (
@@ -30,6 +35,7 @@ from ui.runs import (
 )
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.shell import run_page
+from ui.token_view import encode_cached
 
 SOURCES = {
     "sample": "Sample",
@@ -53,9 +59,9 @@ SHORT_PREVIEW = 120  # tokens shown whole, ids included
 
 def init_form(spec: RunSpec) -> None:
     """Start the form from the current run when it is a sample (as the URL may have chosen)."""
-    sample = ts.sample_of(spec)
+    sample = links.sample_of(spec)
     pattern = spec.pattern if sample else SAMPLES[DEFAULT_SAMPLE].pattern
-    choice, regex = ts.pattern_choice(pattern)
+    choice, regex = form.pattern_choice(pattern)
     defaults: dict[str, Any] = {
         keys.TRAIN_SOURCE: "sample",
         keys.TRAIN_SAMPLE: sample.key if sample else DEFAULT_SAMPLE,
@@ -77,7 +83,7 @@ def use_sample_settings() -> None:
     """Choosing a sample brings the vocab size and pattern that show it off."""
     sample = SAMPLES[st.session_state[keys.TRAIN_SAMPLE]]
     st.session_state[keys.TRAIN_VOCAB] = sample.vocab_size
-    choice, regex = ts.pattern_choice(sample.pattern)
+    choice, regex = form.pattern_choice(sample.pattern)
     st.session_state[keys.TRAIN_PATTERN] = choice
     if regex:
         st.session_state[keys.TRAIN_REGEX] = regex
@@ -92,8 +98,8 @@ def train_example(key: str) -> None:
     state[keys.TRAIN_BYTE_SYMBOLS] = key == "this_is"
     state[keys.TRAIN_LOG_QUERY] = ""
     sample = SAMPLES[key]
-    corpus = ts.sample_corpus(sample, sample_text(key))
-    add_run(ts.training_spec(corpus, sample.vocab_size, sample.pattern, (), 1), corpus.texts)
+    corpus = form.sample_corpus(sample, sample_text(key))
+    add_run(form.training_spec(corpus, sample.vocab_size, sample.pattern, (), 1), corpus.texts)
 
 
 def worked_examples() -> None:
@@ -169,8 +175,8 @@ def settings() -> None:
     words = is_word_counts()
     st.selectbox(
         "Pre-tokenizer",
-        ts.PATTERN_CHOICES,
-        format_func=ts.PATTERN_LABELS.__getitem__,
+        form.PATTERN_CHOICES,
+        format_func=form.PATTERN_LABELS.__getitem__,
         key=keys.TRAIN_PATTERN,
         disabled=words,
         help="Splits the text into chunks first; merges never cross a chunk boundary. "
@@ -178,7 +184,7 @@ def settings() -> None:
         + (" A word-count list needs none: each word is a chunk." if words else ""),
         persist_state="session",
     )
-    if st.session_state[keys.TRAIN_PATTERN] == ts.CUSTOM and not words:
+    if st.session_state[keys.TRAIN_PATTERN] == form.CUSTOM and not words:
         st.text_input(
             "Custom regex",
             key=keys.TRAIN_REGEX,
@@ -209,31 +215,31 @@ def is_word_counts() -> bool:
     return state[keys.TRAIN_SOURCE] == "sample" and SAMPLES[state[keys.TRAIN_SAMPLE]].word_counts
 
 
-def read_corpus() -> ts.Corpus:
+def read_corpus() -> form.Corpus:
     """The text the form points at; raises InputError when there is none or it is unusable."""
     state = st.session_state
     source = state[keys.TRAIN_SOURCE]
     if source == "sample":
         sample = SAMPLES[state[keys.TRAIN_SAMPLE]]
-        return ts.sample_corpus(sample, sample_text(sample.key))
+        return form.sample_corpus(sample, sample_text(sample.key))
     if source == "upload":
         files = state.get(keys.TRAIN_UPLOAD) or []
-        return ts.upload_corpus((file.name, file.getvalue()) for file in files)
+        return form.upload_corpus((file.name, file.getvalue()) for file in files)
     if source == "paste":
-        return ts.pasted_corpus(state[keys.TRAIN_PASTE])
-    return ts.word_count_corpus(state[keys.TRAIN_WORD_COUNTS])
+        return form.pasted_corpus(state[keys.TRAIN_PASTE])
+    return form.word_count_corpus(state[keys.TRAIN_WORD_COUNTS])
 
 
-def requested_run() -> tuple[RunSpec, ts.Corpus]:
+def requested_run() -> tuple[RunSpec, form.Corpus]:
     """The run the form describes, checked; raises ValueError saying what to fix."""
     state = st.session_state
-    problem = ts.vocab_size_problem(state[keys.TRAIN_VOCAB])
+    problem = form.vocab_size_problem(state[keys.TRAIN_VOCAB])
     if problem:
-        raise ts.InputError(problem)
-    pattern = ts.chosen_pattern(state[keys.TRAIN_PATTERN], state[keys.TRAIN_REGEX])
+        raise form.InputError(problem)
+    pattern = form.chosen_pattern(state[keys.TRAIN_PATTERN], state[keys.TRAIN_REGEX])
     corpus = read_corpus()
-    specials = ts.parse_special_tokens(state[keys.TRAIN_SPECIALS])
-    spec = ts.training_spec(
+    specials = form.parse_special_tokens(state[keys.TRAIN_SPECIALS])
+    spec = form.training_spec(
         corpus, int(state[keys.TRAIN_VOCAB]), pattern, specials, int(state[keys.TRAIN_MIN_COUNT])
     )
     return spec, corpus
@@ -242,7 +248,7 @@ def requested_run() -> tuple[RunSpec, ts.Corpus]:
 def train_and_add(spec: RunSpec, texts: tuple[str, ...]) -> None:
     """Train (cached) with a progress bar, keep the run, and show it."""
     bar = st.progress(0.0, text="Counting chunks…")
-    report = ts.progress_reporter(lambda fraction, text: bar.progress(fraction, text=text))
+    report = progress.progress_reporter(lambda fraction, text: bar.progress(fraction, text=text))
     try:
         train_spec(spec, texts, report)
     except ValueError as exc:  # the engine's errors say what to change
@@ -265,12 +271,12 @@ def train_form() -> None:
         request = requested_run()
     except ValueError as exc:
         request = None
-        if isinstance(exc, ts.MissingInput):
+        if isinstance(exc, form.MissingInput):
             st.info(str(exc))
         else:
-            st.error(ts.sentence(str(exc)))
+            st.error(fmt.sentence(str(exc)))
     else:
-        left.caption(ts.describe_corpus(request[1]))
+        left.caption(form.describe_corpus(request[1]))
     clicked = st.button(
         "Train",
         key=keys.TRAIN_GO,
@@ -355,37 +361,13 @@ def load_model_form() -> None:
 MAX_LOG_ROWS = 10_000  # rows sent to the browser; search reaches every merge
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)  # shared read-only: never mutated
-def merge_log_cached(
-    run_key: str, byte_symbols: bool, _tokenizer: Tokenizer, _history: MergeHistory | None
-) -> pd.DataFrame:
-    return ts.merge_log(_tokenizer, _history, byte_symbols=byte_symbols)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def preview_ids(run_key: str, vocab_size: int, text: str, _tokenizer: Tokenizer) -> list[int]:
-    return _tokenizer.encode(text, allowed_special="all")
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def export_problems_cached(run_key: str, vocab_size: int, _tokenizer: Tokenizer) -> dict[str, str]:
-    return ts.export_problems(_tokenizer)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def word_preview(
-    run_key: str, vocab_size: int, table: str, byte_symbols: bool, _tokenizer: Tokenizer
-) -> pd.DataFrame:
-    return ts.word_rows(_tokenizer, table, PREVIEW_WORDS, byte_symbols=byte_symbols)
-
-
 def metrics(history: MergeHistory, vocab_size: int) -> None:
     """What training did, at the viewed vocab size, and why it stopped."""
     before, after = history.initial_length, history.length_at(vocab_size)
     shrink = (after - before) / before if before else 0.0
     values = [
         ("Merges learned", f"{len(history.steps):,}", None),
-        ("Time taken", ts.format_seconds(history.seconds), None),
+        ("Time taken", fmt.format_seconds(history.seconds), None),
         ("Corpus bytes", f"{history.corpus_bytes:,}", None),
         ("Tokens before", f"{before:,}", None),
         (f"Tokens at {vocab_size:,}", f"{after:,}", f"{shrink:.0%}"),
@@ -433,15 +415,17 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
     try:
         if run.spec.kind is RunKind.WORD_COUNTS:
             symbols = st.session_state[keys.TRAIN_BYTE_SYMBOLS]
-            words = word_preview(run.key, vocab_size, texts[0], symbols, tokenizer)
+            words = log.words_cached(
+                run.key, vocab_size, texts[0], symbols, tokenizer, PREVIEW_WORDS
+            )
             st.dataframe(
                 words,
                 hide_index=True,
-                column_config={keys.TOKENS: st.column_config.ListColumn(keys.TOKENS)},
+                column_config={"tokens": st.column_config.ListColumn("tokens")},
             )
             return
         text = texts[0][:PREVIEW_CHARS]
-        ids = preview_ids(run.key, vocab_size, text, tokenizer)
+        ids = list(encode_cached(tokenizer, run.key, vocab_size, text).ids)
     except ValueError as exc:
         st.warning(f"The preview cannot be shown: {exc}")
         return
@@ -457,10 +441,10 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
     shown = "The whole text" if whole else f"Its first {PREVIEW_CHARS:,} characters"
     st.caption(f"{shown}: {len(ids):,} tokens. Hover a token for its id and how it was made.")
     if len(ids) <= SHORT_PREVIEW:
-        st.code(ts.format_ids(ids), language=None, wrap_lines=True)
+        st.code(fmt.format_ids(ids), language=None, wrap_lines=True)
     else:
         with st.expander(f"Token ids ({len(ids):,})"):
-            st.code(ts.format_ids(ids), language=None, wrap_lines=True)
+            st.code(fmt.format_ids(ids), language=None, wrap_lines=True)
 
 
 LOG_CONFIG = {
@@ -487,7 +471,7 @@ LOG_CONFIG = {
 def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
     """The searchable merge log up to the viewed vocab size; returns those rows."""
     symbols = bool(st.session_state[keys.TRAIN_BYTE_SYMBOLS])
-    frame = merge_log_cached(run.key, symbols, run.tokenizer, run.history)
+    frame = log.merge_log_cached(run.key, symbols, run.tokenizer, run.history)
     frame = frame.iloc[: vocab_size - 256]
     st.markdown("**Merge log**")
     query = st.text_input(
@@ -496,11 +480,11 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
         placeholder="A token's text (such as ing) or an id (such as 300)",
         persist_state="session",
     )
-    rows = ts.filter_log(frame, query)
+    rows = log.filter_log(frame, query)
     st.dataframe(
         rows.head(MAX_LOG_ROWS),
         hide_index=True,
-        column_order=[c for c in ts.LOG_COLUMNS if c in rows],
+        column_order=[c for c in log.LOG_COLUMNS if c in rows],
         column_config=LOG_CONFIG,
         height=420 if len(rows) > 10 else "auto",
     )
@@ -519,12 +503,12 @@ def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
 
     A format that cannot hold the tokenizer is greyed out, and a caption says why.
     """
-    stem = ts.file_stem(run.spec)
+    stem = export.file_stem(run.spec)
     if tokenizer.vocab_size < run.tokenizer.vocab_size:
         stem += f"-at-{tokenizer.vocab_size}"
-    problems = export_problems_cached(run.key, tokenizer.vocab_size, tokenizer)
+    problems = export.export_problems_cached(run.key, tokenizer.vocab_size, tokenizer)
     row = st.container(horizontal=True, gap="small")
-    for file in ts.download_files(tokenizer, stem, frame, run.history, problems):
+    for file in export.download_files(tokenizer, stem, frame, run.history, problems):
         problem = problems.get(file.key, "")
         row.download_button(
             file.label,
@@ -539,13 +523,13 @@ def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
         )
     for key, problem in problems.items():
         if problem:
-            st.caption(f"No {ts.EXPORT_NAMES[key]} download: {problem}")
+            st.caption(f"No {export.EXPORT_NAMES[key]} download: {problem}")
 
 
 def results(run: Run) -> None:
     vocab_size = view_vocab_size(run)
     tokenizer = view_tokenizer(run)
-    st.subheader(f"Tokenizer: {ts.markdown_text(run.spec.name)}", divider="gray")
+    st.subheader(f"Tokenizer: {fmt.markdown_text(run.spec.name)}", divider="gray")
     st.toggle(
         "Show bytes as GPT-2 symbols (Ġ for a space, Ċ for a newline)",
         key=keys.TRAIN_BYTE_SYMBOLS,
@@ -562,7 +546,7 @@ def results(run: Run) -> None:
 
 def sync_url(spec: RunSpec) -> None:
     """Put a sample run's settings in the URL, so a link reopens the same tokenizer."""
-    wanted = ts.url_params(spec)
+    wanted = links.url_params(spec)
     for name in ("sample", "vocab", "pattern"):
         if name not in wanted:
             if name in st.query_params:

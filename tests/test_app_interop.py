@@ -21,6 +21,7 @@ from explorer.exports import encoder_json, tiktoken_text, tokenizer_json, vocab_
 from explorer.formats import model_text
 from explorer.lineage import parents
 from tests.app_support import open_app, texts_of
+from ui import train_form as form
 from ui import train_support as ts
 from ui.compare_charts import language_rows
 from ui.run_spec import RunSpec
@@ -209,7 +210,7 @@ BAD_FILES = [
 def test_a_malformed_file_says_what_is_wrong(name: str, data: bytes, message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)) as error:
         ts.tokenizer_uploads([(name, data)])
-    assert isinstance(error.value, (FormatError, ts.InputError))
+    assert isinstance(error.value, (FormatError, form.InputError))
 
 
 def test_a_failed_load_is_shown_and_the_session_kept() -> None:

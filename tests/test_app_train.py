@@ -11,6 +11,9 @@ import explorer.pretokenize
 from explorer import FormatError, Tokenizer
 from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
+from ui import merge_log as log
+from ui import progress
+from ui import train_form as form
 from ui import train_support as ts
 from ui.run_spec import RunSpec
 
@@ -43,7 +46,7 @@ def paste(app: AppTest, text: str, vocab_size: int = 300) -> AppTest:
 
 
 def use_regex(app: AppTest, regex: str) -> AppTest:
-    app.selectbox(key="train_pattern").set_value(ts.CUSTOM).run()
+    app.selectbox(key="train_pattern").set_value(form.CUSTOM).run()
     app.text_input(key="train_regex").input(regex)
     return app.run()
 
@@ -217,7 +220,7 @@ def test_a_loaded_model_shows_its_merges_without_history(app: AppTest) -> None:
 
 
 def test_uploads_decode_as_utf8_without_newline_translation() -> None:
-    corpus = ts.upload_corpus([("a.txt", b"one\r\ntwo\n"), ("b.md", "é".encode())])
+    corpus = form.upload_corpus([("a.txt", b"one\r\ntwo\n"), ("b.md", "é".encode())])
     assert corpus.texts == ("one\r\ntwo\n", "é")
     assert corpus.source == "a.txt + 1 more"
 
@@ -227,8 +230,8 @@ def test_uploads_decode_as_utf8_without_newline_translation() -> None:
     [(b"", "notes.csv is empty"), (b"ok \xff", "notes.csv is not UTF-8 text: byte 3 (0xff)")],
 )
 def test_a_bad_upload_names_the_file(data: bytes, message: str) -> None:
-    with pytest.raises(ts.InputError, match=re.escape(message)):
-        ts.upload_corpus([("fine.txt", b"fine"), ("notes.csv", data)])
+    with pytest.raises(form.InputError, match=re.escape(message)):
+        form.upload_corpus([("fine.txt", b"fine"), ("notes.csv", data)])
 
 
 def test_a_malformed_model_names_the_line() -> None:
@@ -251,19 +254,19 @@ def test_a_model_upload_becomes_a_model_run() -> None:
 
 
 def test_settings_are_read_as_people_type_them() -> None:
-    assert ts.parse_special_tokens(" <|a|>,<|b|>\n<|a|>, ") == ("<|a|>", "<|b|>")
-    assert "up to 50,000 tokens (got 60,000)" in ts.vocab_size_problem(60_000)
-    assert ts.vocab_size_problem(256) == ""
-    assert ts.chosen_pattern("gpt2", "ignored") == "gpt2"
-    with pytest.raises(ts.InputError, match="Type a custom regex"):
-        ts.chosen_pattern(ts.CUSTOM, "")
-    assert ts.pattern_choice(explorer.pretokenize.GPT2_PATTERN) == ("gpt2", "")
-    assert ts.pattern_choice(r"\w+") == (ts.CUSTOM, r"\w+")
+    assert form.parse_special_tokens(" <|a|>,<|b|>\n<|a|>, ") == ("<|a|>", "<|b|>")
+    assert "up to 50,000 tokens (got 60,000)" in form.vocab_size_problem(60_000)
+    assert form.vocab_size_problem(256) == ""
+    assert form.chosen_pattern("gpt2", "ignored") == "gpt2"
+    with pytest.raises(form.InputError, match="Type a custom regex"):
+        form.chosen_pattern(form.CUSTOM, "")
+    assert form.pattern_choice(explorer.pretokenize.GPT2_PATTERN) == ("gpt2", "")
+    assert form.pattern_choice(r"\w+") == (form.CUSTOM, r"\w+")
 
 
 def test_the_log_csv_keeps_ids_and_bytes() -> None:
-    frame = ts.merge_log(Tokenizer([(32, 116)]), None)
-    assert ts.log_csv(frame).splitlines() == [
+    frame = log.merge_log(Tokenizer([(32, 116)]), None)
+    assert log.log_csv(frame).splitlines() == [
         "rank,id,left_id,right_id,left,right,token,hex",
         "0,256,32,116,·,t,·t,20 74",
     ]
@@ -271,7 +274,7 @@ def test_the_log_csv_keeps_ids_and_bytes() -> None:
 
 def test_progress_is_throttled_but_ends_full() -> None:
     shown: list[tuple[float, str]] = []
-    report = ts.progress_reporter(lambda fraction, text: shown.append((fraction, text)))
+    report = progress.progress_reporter(lambda fraction, text: shown.append((fraction, text)))
     for done in range(1, 1001):
         report("merging", done, 1000)
     assert len(shown) < 20

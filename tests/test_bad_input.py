@@ -91,7 +91,10 @@ from explorer.formats import merges_json, model_text
 from explorer.pretokenize import PatternError, compile_pattern
 from tests.app_support import open_app, texts_of
 from ui import animation as anim
+from ui import formatting as fmt
+from ui import progress
 from ui import state as keys
+from ui import train_form as form
 from ui import train_support as ts
 from ui.run_spec import RunSpec, text_key
 from ui.runs import MAX_APP_VOCAB_SIZE
@@ -154,7 +157,7 @@ def paste(app: AppTest, text: str, vocab_size: int | None = None) -> AppTest:
 
 
 def use_regex(app: AppTest, pattern: str) -> AppTest:
-    app.selectbox(key="train_pattern").set_value(ts.CUSTOM).run()
+    app.selectbox(key="train_pattern").set_value(form.CUSTOM).run()
     app.text_input(key="train_regex").input(pattern)
     return app.run()
 
@@ -177,7 +180,7 @@ def shown_run(app: AppTest) -> str:
 
 def upload_text(name: str, data: bytes) -> object:
     """What the Train page does with one uploaded text file."""
-    return ts.upload_corpus([("fine.txt", b"fine"), (name, data)])
+    return form.upload_corpus([("fine.txt", b"fine"), (name, data)])
 
 
 LOADERS = pytest.mark.parametrize("load", [upload_text, ts.model_upload], ids=["text", "model"])
@@ -185,7 +188,7 @@ LOADERS = pytest.mark.parametrize("load", [upload_text, ts.model_upload], ids=["
 
 @LOADERS
 def test_1a_non_utf8_bytes_name_the_file_and_the_byte(load: Callable[[str, bytes], object]) -> None:
-    with pytest.raises(ts.InputError) as error:
+    with pytest.raises(form.InputError) as error:
         load("notes.txt", "café au lait".encode("latin-1"))
     assert str(error.value) == (
         "notes.txt is not UTF-8 text: byte 3 (0xe9) cannot be decoded. Save it as UTF-8."
@@ -194,7 +197,7 @@ def test_1a_non_utf8_bytes_name_the_file_and_the_byte(load: Callable[[str, bytes
 
 @LOADERS
 def test_1b_an_empty_file_is_named(load: Callable[[str, bytes], object]) -> None:
-    with pytest.raises(ts.InputError) as error:
+    with pytest.raises(form.InputError) as error:
         load("notes.txt", b"")
     assert str(error.value) == "notes.txt is empty: choose a file with some text in it."
 
@@ -229,7 +232,7 @@ def test_3_an_invalid_regex_shows_the_engines_message(pattern: str) -> None:
     app = opened("train")
     before = session(app)
     use_regex(paste(app, "low lower lowest " * 20), pattern)
-    assert ts.sentence(str(engine.value)) in texts_of(app.error)
+    assert fmt.sentence(str(engine.value)) in texts_of(app.error)
     assert "Fix the pattern or choose a preset" in str(engine.value)
     assert app.button(key="train_go").disabled
     assert_kept(app, before)
@@ -456,7 +459,7 @@ def test_7d_a_lone_surrogate_is_counted_and_shown_as_bytes() -> None:
 
 def test_8a_a_5mb_paste_trains_with_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     shown: list[tuple[float, str]] = []
-    real = ts.progress_reporter
+    real = progress.progress_reporter
 
     def recording(show, **options):
         def both(fraction: float, text: str) -> None:
@@ -465,7 +468,7 @@ def test_8a_a_5mb_paste_trains_with_progress(monkeypatch: pytest.MonkeyPatch) ->
 
         return real(both, **options)
 
-    monkeypatch.setattr(ts, "progress_reporter", recording)
+    monkeypatch.setattr(progress, "progress_reporter", recording)
     text = (sample_text("shakespeare") * 60)[:5_000_000]
     app = opened("train")
     paste(app, text, 2000)

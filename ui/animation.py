@@ -363,12 +363,12 @@ def sample_steps(last: int, max_points: int = MAX_CHART_POINTS) -> list[int]:
 def step_row(history: MergeHistory, step: int, tokenizer: Tokenizer) -> dict[str, Any]:
     """What the charts say about one step (step 0 has no pair and no count)."""
     if step == 0:
-        return {"step": 0, "count": None, keys.TOKENS: history.initial_length, "merge": "(bytes)"}
+        return {"step": 0, "count": None, "tokens": history.initial_length, "merge": "(bytes)"}
     merge = history.steps[step - 1]
     return {
         "step": step,
         "count": merge.count,
-        keys.TOKENS: merge.length_after,
+        "tokens": merge.length_after,
         "merge": f"{pair_text(tokenizer, merge.pair)} → {quoted(merge.token)}",
     }
 
@@ -376,7 +376,7 @@ def step_row(history: MergeHistory, step: int, tokenizer: Tokenizer) -> dict[str
 def step_table(history: MergeHistory, tokenizer: Tokenizer) -> pd.DataFrame:
     """One row per charted step (thinned for long histories)."""
     rows = [step_row(history, s, tokenizer) for s in sample_steps(len(history.steps))]
-    return pd.DataFrame(rows, columns=["step", "count", keys.TOKENS, "merge"])
+    return pd.DataFrame(rows, columns=["step", "count", "tokens", "merge"])
 
 
 _TOOLTIP = [
@@ -435,7 +435,7 @@ def length_chart(table: pd.DataFrame) -> alt.LayerChart:
             tooltip=_TOOLTIP,
         )
     )
-    return _with_marker(line, keys.TOKENS)
+    return _with_marker(line, "tokens")
 
 
 def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:

@@ -1,0 +1,40 @@
+"""Numbers, durations and messages written for people, shared by the pages.
+
+>>> format_seconds(0.0042), sentence("invalid regex"), format_ids(list(range(5)), limit=3)
+('4 ms', 'Invalid regex', '[0, 1, 2, … (2 more)]')
+"""
+
+from __future__ import annotations
+
+import regex
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration for people: `format_seconds(0.0042) == "4 ms"`, `format_seconds(2.5)` is 2.5 s."""
+    if seconds < 0.001:
+        return "< 1 ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.1f} s" if seconds < 60 else f"{seconds / 60:.1f} min"
+
+
+def sentence(message: str) -> str:
+    """An engine message as a sentence: `sentence("invalid regex")` is "Invalid regex".
+
+    A message that starts with a file name keeps it as it is:
+    `sentence("notes.txt is empty")` is "notes.txt is empty".
+    """
+    first_word = message.split(" ", 1)[0]
+    return message[:1].upper() + message[1:] if first_word.isalpha() else message
+
+
+def markdown_text(text: str) -> str:
+    """Text shown literally inside Markdown (a file name like my_notes_v2 stays as it is)."""
+    return regex.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", text)
+
+
+def format_ids(ids: list[int], limit: int = 300) -> str:
+    """Token ids as a Python list, cut after `limit` with how many are left out."""
+    if len(ids) <= limit:
+        return str(ids)
+    return f"{str(ids[:limit])[:-1]}, … ({len(ids) - limit:,} more)]"
