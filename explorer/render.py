@@ -275,10 +275,12 @@ def tokens_to_html(
 def token_title(tokenizer: Tokenizer, token: int) -> str:
     """Plain text describing a token: id, bytes in hex, and how it was made.
 
+    Merges count from 1, as minbpe's log does: merge k creates id 255 + k.
+
     >>> print(token_title(Tokenizer([(116, 104)]), 256))
     id 256: 'th'
     bytes 74 68
-    merge 0: 't' + 'h'
+    merge 1: 't' + 'h'
     """
     data = tokenizer.token_bytes(token)
     lines = [f"id {token}: {_quoted(data)}", f"bytes {data.hex(' ').upper()}"]
@@ -289,7 +291,7 @@ def token_title(tokenizer: Tokenizer, token: int) -> str:
     else:
         left, right = tokenizer.merges[token - 256]
         parents = f"{_quoted(tokenizer.vocab[left])} + {_quoted(tokenizer.vocab[right])}"
-        lines.append(f"merge {token - 256}: {parents}")
+        lines.append(f"merge {token - 255}: {parents}")
     return "\n".join(lines)
 
 
