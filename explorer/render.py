@@ -20,6 +20,8 @@ from functools import cache
 from explorer.tokenizer import Tokenizer
 
 COLOR_MODES = ("id", "rank", "length")
+TEXT_COLOR = "#1A1A1A"  # on every palette colour but `special`: at least 4.5:1 (WCAG AA)
+SPECIAL_TEXT_COLOR = "#FFFFFF"
 VISIBLE_WHITESPACE = {" ": "·", "\n": "↵", "\t": "→"}
 LAYOUT_CHARS = frozenset("\n\t")  # kept as real characters when keep_layout is on
 
@@ -128,8 +130,8 @@ class Palette:
 
     categorical: tuple[str, ...]  # by token id, cycling
     ramp: tuple[str, ...]  # ordered: merge rank or length, low to high
-    neutral: tuple[str, str]  # bytes in rank mode, and the alternative for a neighbour
-    special: tuple[str, str]  # special tokens, drawn with light text
+    neutral: str  # bytes in rank mode
+    special: str  # special tokens, drawn with light text
 
 
 def _colors(names: str) -> tuple[str, ...]:
@@ -143,16 +145,16 @@ PALETTES: dict[str, Palette] = {
             "#8DD3C7 #FFFFB3 #BEBADA #FB8072 #80B1D3 #FDB462 #B3DE69 #FCCDE5 #BC80BD #CCEBC5"
         ),
         ramp=_colors("#B89EBE #B9B1CE #B3C1D4 #ADCED4 #AADBD1 #BAE7C8 #DBF1B4 #FEF6AC"),
-        neutral=("#E8E8E8", "#CFCFCF"),
-        special=("#404040", "#5E5E5E"),
+        neutral="#E8E8E8",
+        special="#404040",
     ),
     # Paul Tol's colour-blind-safe "light" scheme and eight light steps of his sequential
     # "iridescent" scheme (personal.sron.nl/~pault/).
     "colorblind": Palette(
         categorical=_colors("#77AADD #EE8866 #EEDD88 #FFAABB #99DDFF #44BB99 #BBCC33 #AAAA00"),
         ramp=_colors("#F5F3C1 #DDECBF #C2E3D2 #A8D8DC #8DCBE4 #7BBCE7 #88A5DD #9B8AC4"),
-        neutral=("#DDDDDD", "#BBBBBB"),
-        special=("#404040", "#5E5E5E"),
+        neutral="#DDDDDD",
+        special="#404040",
     ),
 }
 
@@ -165,52 +167,57 @@ def token_colors(
     palette: str = "default",
     num_merges: int | None = None,
 ) -> list[str]:
-    """One background colour per token, and two neighbours never share one.
+    """One background colour per token, a function of the token alone (see token_color).
+
+    The same token always looks the same, side by side too: the HTML tells neighbours
+    apart by a boundary, never by changing a colour.
+
+    >>> token_colors(Tokenizer(), [97, 97, 98])
+    ['#FCCDE5', '#FCCDE5', '#BC80BD']
+    """
+    _palette(palette), _mode(color_by)  # refuse unknown options even for no tokens
+    known: dict[int, str] = {}
+    for token in ids:
+        if token not in known:
+            known[token] = token_color(
+                tokenizer, token, color_by=color_by, palette=palette, num_merges=num_merges
+            )
+    return [known[token] for token in ids]
+
+
+def token_color(
+    tokenizer: Tokenizer,
+    token: int,
+    *,
+    color_by: str = "id",
+    palette: str = "default",
+    num_merges: int | None = None,
+) -> str:
+    """A token's background colour, for any view that shows it beside the coloured text.
 
     color_by "id" gives each id its colour; "rank" runs merges along an ordered ramp
     (bytes neutral); "length" buckets tokens by length in bytes. num_merges sets the
     rank ramp's scale (default: this tokenizer's merges), so a growing vocabulary keeps
-    its colours. A token that would match its left neighbour takes its alternative.
+    its colours. Special tokens are dark whatever the mode.
 
-    >>> token_colors(Tokenizer(), [97, 97, 98])
-    ['#FCCDE5', '#BC80BD', '#CCEBC5']
+    >>> token_color(Tokenizer([(104, 105)]), 256), token_color(Tokenizer(), 97, color_by="rank")
+    ('#B3DE69', '#E8E8E8')
     """
     colors = _palette(palette)
     mode = _mode(color_by)
-    scale = max(1, len(tokenizer.merges) if num_merges is None else num_merges)
-    choices: dict[int, tuple[str, str]] = {}
-    chosen: list[str] = []
-    previous = ""
-    for token in ids:
-        if token not in choices:
-            choices[token] = _choices(tokenizer, token, mode, colors, scale)
-        first, second = choices[token]
-        previous = second if first == previous else first
-        chosen.append(previous)
-    return chosen
-
-
-def _choices(
-    tokenizer: Tokenizer, token: int, mode: str, colors: Palette, scale: int
-) -> tuple[str, str]:
-    """A token's colour and the different one it takes beside a same-coloured neighbour."""
     if token in tokenizer.special_by_id:
         return colors.special
     length = len(tokenizer.token_bytes(token))  # raises for an id the tokenizer lacks
     if mode == "id":
-        count = len(colors.categorical)
-        return colors.categorical[token % count], colors.categorical[(token + 1) % count]
+        return colors.categorical[token % len(colors.categorical)]
     if mode == "length":
-        return _ramp_step(colors.ramp, min(length, len(colors.ramp)) - 1)
+        return colors.ramp[min(length, len(colors.ramp)) - 1]
     if token < 256:
         return colors.neutral
     # the first merge takes the ramp's first step and merge scale - 1 its last
+    scale = max(1, len(tokenizer.merges) if num_merges is None else num_merges)
     last = len(colors.ramp) - 1
-    return _ramp_step(colors.ramp, min(last, round((token - 256) * last / max(1, scale - 1))))
-
-
-def _ramp_step(ramp: tuple[str, ...], step: int) -> tuple[str, str]:
-    return ramp[step], ramp[step + 1] if step + 1 < len(ramp) else ramp[step - 1]
+    return colors.ramp[min(last, round((token - 256) * last / max(1, scale - 1)))]
 
 
 def _palette(name: str) -> Palette:
@@ -228,10 +235,10 @@ def _mode(color_by: str) -> str:
 # One rule set per page is enough: class names depend only on the colour, so several
 # renderings on one page never disagree.
 _STYLE = (
-    ".bpe{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;color:#1A1A1A;"
+    f".bpe{{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;color:{TEXT_COLOR};"
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
     ".bpe span{border-radius:3px;-webkit-box-decoration-break:clone;box-decoration-break:clone}"
-    ".bpe .s{color:#FFF;font-weight:600}"
+    f".bpe .s{{color:{SPECIAL_TEXT_COLOR};font-weight:600}}"
     ".bpe .h{outline:2px solid #000;outline-offset:0}"
     ".bpe sub{font-size:.65em;opacity:.75;margin-left:1px}"
 )

@@ -13,9 +13,12 @@ from tokenizers.pre_tokenizers import ByteLevel
 from explorer.render import (
     COLOR_MODES,
     PALETTES,
+    SPECIAL_TEXT_COLOR,
+    TEXT_COLOR,
     RenderError,
     bytes_to_unicode,
     render_token,
+    token_color,
     token_colors,
     token_title,
     tokens_to_html,
@@ -171,24 +174,67 @@ token_ids = st.lists(
     color_by=st.sampled_from(COLOR_MODES),
     palette=st.sampled_from(sorted(PALETTES)),
 )
-def test_neighbours_never_share_a_colour(ids: list[int], color_by: str, palette: str) -> None:
+def test_a_colour_is_a_function_of_the_token_alone(
+    ids: list[int], color_by: str, palette: str
+) -> None:
     colors = token_colors(SMALL, ids, color_by=color_by, palette=palette)
     assert len(colors) == len(ids)
-    assert all(left != right for left, right in zip(colors, colors[1:]))
+    seen: dict[int, str] = {}
+    for token, color in zip(ids, colors):
+        assert seen.setdefault(token, color) == color  # every occurrence, neighbours too
+        assert color == token_color(SMALL, token, color_by=color_by, palette=palette)
     scheme = PALETTES[palette]
-    allowed = {*scheme.categorical, *scheme.ramp, *scheme.neutral, *scheme.special}
+    allowed = {*scheme.categorical, *scheme.ramp, scheme.neutral, scheme.special}
     assert set(colors) <= allowed
 
 
-def test_an_id_keeps_its_colour_away_from_itself() -> None:
-    colors = token_colors(SMALL, [97, 98, 97, 99, 97])
-    assert colors[0] == colors[2] == colors[4]
+@settings(max_examples=60, deadline=None)
+@given(ids=token_ids, color_by=st.sampled_from(COLOR_MODES))
+def test_every_occurrence_of_an_id_has_one_colour_class(ids: list[int], color_by: str) -> None:
+    page = parse(SMALL, ids, color_by=color_by)
+    classes: dict[int, str] = {}
+    for token, span in zip(ids, page.spans):
+        color_class = span["class"].split()[0]
+        assert color_class.startswith("c-")
+        assert classes.setdefault(token, color_class) == color_class
+
+
+def test_same_neighbours_keep_their_colour() -> None:
+    colors = token_colors(SMALL, [97, 97, 98, 97, 107])
+    assert colors[0] == colors[1] == colors[3]
+    assert colors[4] == colors[0]  # 97 and 107 share a colour of ten: a boundary tells them apart
+
+
+def relative_luminance(color: str) -> float:
+    """WCAG 2's relative luminance of an sRGB colour such as '#1A1A1A'."""
+    channels = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG 2's contrast ratio, from 1 to 21."""
+    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_contrast_formula() -> None:
+    assert contrast("#000000", "#FFFFFF") == pytest.approx(21)
+    assert contrast("#767676", "#FFFFFF") == pytest.approx(4.54, abs=0.01)  # the AA threshold grey
+
+
+@pytest.mark.parametrize("name", sorted(PALETTES))
+def test_every_colour_gives_its_text_aa_contrast(name: str) -> None:
+    scheme = PALETTES[name]
+    for color in (*scheme.categorical, *scheme.ramp, scheme.neutral):
+        assert contrast(color, TEXT_COLOR) >= 4.5, color
+    assert contrast(scheme.special, SPECIAL_TEXT_COLOR) >= 4.5
 
 
 def test_rank_colours_bytes_neutral_and_tell_early_from_late_merges() -> None:
     last = SMALL.vocab_size - 1
     colors = token_colors(SMALL, [97, 256, 98, last], color_by="rank")
-    assert colors[0] == PALETTES["default"].neutral[0]
+    assert colors[0] == PALETTES["default"].neutral
     assert colors[1] == PALETTES["default"].ramp[0]
     assert colors[3] == PALETTES["default"].ramp[-1]
 
