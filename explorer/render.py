@@ -12,6 +12,7 @@ token is invisible and none is silently turned into U+FFFD:
 from __future__ import annotations
 
 import html
+import itertools
 import unicodedata
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,9 @@ from functools import cache
 from explorer.tokenizer import Tokenizer
 
 COLOR_MODES = ("id", "rank", "length")
+TEXT_COLOR = "#1A1A1A"  # on every palette colour but `special`: at least 4.5:1 (WCAG AA)
+SPECIAL_TEXT_COLOR = "#FFFFFF"
+CARD_COLOR, CARD_TEXT_COLOR = "#1F2328", "#FFFFFF"  # a token's details card: 15.8:1
 VISIBLE_WHITESPACE = {" ": "·", "\n": "↵", "\t": "→"}
 LAYOUT_CHARS = frozenset("\n\t")  # kept as real characters when keep_layout is on
 
@@ -49,10 +53,15 @@ def render_token(
     if byte_symbols:
         symbols = _byte_symbols()
         return "".join(symbols[byte] for byte in token)
-    return "".join(
-        piece if is_hex else _render_text(piece, visible_whitespace, keep_layout)
-        for piece, is_hex in _utf8_pieces(token)
-    )
+    return "".join(piece for piece, _ in _display_pieces(token, visible_whitespace, keep_layout))
+
+
+def _display_pieces(
+    token: bytes, visible_whitespace: bool, keep_layout: bool
+) -> Iterator[tuple[str, bool]]:
+    """render_token's text in pieces, each saying whether it is hex for bytes."""
+    for piece, is_hex in _utf8_pieces(token):
+        yield (piece if is_hex else _render_text(piece, visible_whitespace, keep_layout)), is_hex
 
 
 def _utf8_pieces(token: bytes) -> Iterator[tuple[str, bool]]:
@@ -128,8 +137,8 @@ class Palette:
 
     categorical: tuple[str, ...]  # by token id, cycling
     ramp: tuple[str, ...]  # ordered: merge rank or length, low to high
-    neutral: tuple[str, str]  # bytes in rank mode, and the alternative for a neighbour
-    special: tuple[str, str]  # special tokens, drawn with light text
+    neutral: str  # bytes in rank mode
+    special: str  # special tokens, drawn with light text
 
 
 def _colors(names: str) -> tuple[str, ...]:
@@ -143,16 +152,16 @@ PALETTES: dict[str, Palette] = {
             "#8DD3C7 #FFFFB3 #BEBADA #FB8072 #80B1D3 #FDB462 #B3DE69 #FCCDE5 #BC80BD #CCEBC5"
         ),
         ramp=_colors("#B89EBE #B9B1CE #B3C1D4 #ADCED4 #AADBD1 #BAE7C8 #DBF1B4 #FEF6AC"),
-        neutral=("#E8E8E8", "#CFCFCF"),
-        special=("#404040", "#5E5E5E"),
+        neutral="#E8E8E8",
+        special="#404040",
     ),
     # Paul Tol's colour-blind-safe "light" scheme and eight light steps of his sequential
     # "iridescent" scheme (personal.sron.nl/~pault/).
     "colorblind": Palette(
         categorical=_colors("#77AADD #EE8866 #EEDD88 #FFAABB #99DDFF #44BB99 #BBCC33 #AAAA00"),
         ramp=_colors("#F5F3C1 #DDECBF #C2E3D2 #A8D8DC #8DCBE4 #7BBCE7 #88A5DD #9B8AC4"),
-        neutral=("#DDDDDD", "#BBBBBB"),
-        special=("#404040", "#5E5E5E"),
+        neutral="#DDDDDD",
+        special="#404040",
     ),
 }
 
@@ -165,52 +174,57 @@ def token_colors(
     palette: str = "default",
     num_merges: int | None = None,
 ) -> list[str]:
-    """One background colour per token, and two neighbours never share one.
+    """One background colour per token, a function of the token alone (see token_color).
+
+    The same token always looks the same, side by side too: the HTML tells neighbours
+    apart by a boundary, never by changing a colour.
+
+    >>> token_colors(Tokenizer(), [97, 97, 98])
+    ['#FCCDE5', '#FCCDE5', '#BC80BD']
+    """
+    _palette(palette), _mode(color_by)  # refuse unknown options even for no tokens
+    known: dict[int, str] = {}
+    for token in ids:
+        if token not in known:
+            known[token] = token_color(
+                tokenizer, token, color_by=color_by, palette=palette, num_merges=num_merges
+            )
+    return [known[token] for token in ids]
+
+
+def token_color(
+    tokenizer: Tokenizer,
+    token: int,
+    *,
+    color_by: str = "id",
+    palette: str = "default",
+    num_merges: int | None = None,
+) -> str:
+    """A token's background colour, for any view that shows it beside the coloured text.
 
     color_by "id" gives each id its colour; "rank" runs merges along an ordered ramp
     (bytes neutral); "length" buckets tokens by length in bytes. num_merges sets the
     rank ramp's scale (default: this tokenizer's merges), so a growing vocabulary keeps
-    its colours. A token that would match its left neighbour takes its alternative.
+    its colours. Special tokens are dark whatever the mode.
 
-    >>> token_colors(Tokenizer(), [97, 97, 98])
-    ['#FCCDE5', '#BC80BD', '#CCEBC5']
+    >>> token_color(Tokenizer([(104, 105)]), 256), token_color(Tokenizer(), 97, color_by="rank")
+    ('#B3DE69', '#E8E8E8')
     """
     colors = _palette(palette)
     mode = _mode(color_by)
-    scale = max(1, len(tokenizer.merges) if num_merges is None else num_merges)
-    choices: dict[int, tuple[str, str]] = {}
-    chosen: list[str] = []
-    previous = ""
-    for token in ids:
-        if token not in choices:
-            choices[token] = _choices(tokenizer, token, mode, colors, scale)
-        first, second = choices[token]
-        previous = second if first == previous else first
-        chosen.append(previous)
-    return chosen
-
-
-def _choices(
-    tokenizer: Tokenizer, token: int, mode: str, colors: Palette, scale: int
-) -> tuple[str, str]:
-    """A token's colour and the different one it takes beside a same-coloured neighbour."""
     if token in tokenizer.special_by_id:
         return colors.special
     length = len(tokenizer.token_bytes(token))  # raises for an id the tokenizer lacks
     if mode == "id":
-        count = len(colors.categorical)
-        return colors.categorical[token % count], colors.categorical[(token + 1) % count]
+        return colors.categorical[token % len(colors.categorical)]
     if mode == "length":
-        return _ramp_step(colors.ramp, min(length, len(colors.ramp)) - 1)
+        return colors.ramp[min(length, len(colors.ramp)) - 1]
     if token < 256:
         return colors.neutral
     # the first merge takes the ramp's first step and merge scale - 1 its last
+    scale = max(1, len(tokenizer.merges) if num_merges is None else num_merges)
     last = len(colors.ramp) - 1
-    return _ramp_step(colors.ramp, min(last, round((token - 256) * last / max(1, scale - 1))))
-
-
-def _ramp_step(ramp: tuple[str, ...], step: int) -> tuple[str, str]:
-    return ramp[step], ramp[step + 1] if step + 1 < len(ramp) else ramp[step - 1]
+    return colors.ramp[min(last, round((token - 256) * last / max(1, scale - 1)))]
 
 
 def _palette(name: str) -> Palette:
@@ -226,15 +240,32 @@ def _mode(color_by: str) -> str:
 
 
 # One rule set per page is enough: class names depend only on the colour, so several
-# renderings on one page never disagree.
+# renderings on one page never disagree. Tokens are the div's children: a faint edge and a
+# 1px gap tell two neighbours of one colour apart. A card (.d) is hidden (display:none, so
+# it is neither shown, copied nor in innerText) until its token is hovered or focused.
+# subtle: a token span must not isolate its direction (unicode-bidi:isolate). Isolated
+# tokens sit in the paragraph's order, left to right, and an Arabic word of three tokens
+# would read backwards; only hex labels (<bdi dir="ltr">) and ids (sub) are isolated.
 _STYLE = (
-    ".bpe{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;color:#1A1A1A;"
+    f".bpe{{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;color:{TEXT_COLOR};"
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
-    ".bpe span{border-radius:3px;-webkit-box-decoration-break:clone;box-decoration-break:clone}"
-    ".bpe .s{color:#FFF;font-weight:600}"
+    ".bpe>span{position:relative;border-radius:3px;margin-right:1px;"
+    "box-shadow:inset 0 0 0 1px rgba(0,0,0,.2);"
+    "-webkit-box-decoration-break:clone;box-decoration-break:clone}"
+    f".bpe .s{{color:{SPECIAL_TEXT_COLOR};font-weight:600}}"
     ".bpe .h{outline:2px solid #000;outline-offset:0}"
-    ".bpe sub{font-size:.65em;opacity:.75;margin-left:1px}"
+    ".bpe>span:focus-visible{outline:3px solid #0B57D0;outline-offset:1px}"
+    ".bpe sub{font-size:.7em;margin-left:1px;direction:ltr;unicode-bidi:isolate;"
+    "-webkit-user-select:none;user-select:none}"
+    ".bpe .d{display:none;position:absolute;left:0;top:100%;margin-top:3px;z-index:1000;"
+    "width:max-content;max-width:min(24rem,90vw);padding:6px 9px;border-radius:6px;"
+    f"background:{CARD_COLOR};color:{CARD_TEXT_COLOR};font-size:14px;line-height:1.45;"
+    "font-weight:400;text-align:left;direction:ltr;unicode-bidi:isolate;white-space:pre-wrap;"
+    "box-shadow:0 3px 10px rgba(0,0,0,.3);pointer-events:none;"
+    "-webkit-user-select:none;user-select:none}"
+    ".bpe>span:hover>.d,.bpe>span:focus>.d{display:block}"
 )
+_RENDERINGS = itertools.count()  # numbers each rendering, so card ids never repeat on a page
 
 
 def tokens_to_html(
@@ -249,67 +280,127 @@ def tokens_to_html(
     num_merges: int | None = None,
     titles: bool = True,
 ) -> str:
-    """Tokens inline as coloured spans with a hover title; all token text is escaped.
+    """Tokens inline as coloured spans, each with a details card; all token text is escaped.
 
     `highlight` holds positions in `ids` to outline; special tokens are dark and bold.
-    Titles are most of the size (about 140 bytes a token); titles=False drops them.
+    Hovering, focusing (Tab) or tapping a token opens its card: token_title's text, also
+    its accessible description. Cards are most of the size (about 170 bytes a token);
+    titles=False leaves them out.
 
     >>> page = tokens_to_html(Tokenizer(), list(b"<b>"))
-    >>> "<b>" in page, '<span class="c-8dd3c7" title="id 60: &#x27;&lt;&#x27;' in page
+    >>> "<b>" in page, '<span class="c-8dd3c7" tabindex="0" aria-describedby=' in page
     (False, True)
+    >>> print(tokens_to_html(Tokenizer(), [0xD9], titles=False).split("</style>")[1])
+    <div class="bpe"><span class="c-fccde5"><bdi dir="ltr">&lt;0xD9&gt;</bdi></span></div>
     """
     colors = token_colors(tokenizer, ids, color_by=color_by, palette=palette, num_merges=num_merges)
     marked = _positions(highlight, len(ids))
-    tails: dict[int, str] = {}
+    prefix = f"bpe{next(_RENDERINGS)}-"
+    bodies: dict[int, tuple[str, str]] = {}
     parts = [_style_block(colors), '<div class="bpe">']
     for index, (token, color) in enumerate(zip(ids, colors)):
-        if token not in tails:
-            tails[token] = _span_tail(tokenizer, token, show_ids, visible_whitespace, titles)
+        if token not in bodies:
+            bodies[token] = _token_body(tokenizer, token, show_ids, visible_whitespace, titles)
+        text, card = bodies[token]
         special = " s" if token in tokenizer.special_by_id else ""
         outline = " h" if index in marked else ""
-        parts.append(f'<span class="{_color_class(color)}{special}{outline}"{tails[token]}')
+        classes = f"{_color_class(color)}{special}{outline}"
+        parts.append(_token_span(classes, text, card, f"{prefix}{index}"))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _token_body(
+    tokenizer: Tokenizer, token: int, show_ids: bool, visible_whitespace: bool, titles: bool
+) -> tuple[str, str]:
+    """A token's escaped text with its optional id, and its card's HTML ("" without titles)."""
+    data = tokenizer.token_bytes(token)
+    text = _text_html(data, visible_whitespace, keep_layout=True)
+    sub = f"<sub>{token}</sub>" if show_ids else ""
+    return text + sub, _card_html(tokenizer, token) if titles else ""
+
+
+def _token_span(classes: str, text: str, card: str, card_id: str) -> str:
+    """One token; with a card, focusable (so Tab and a tap open it) and described by it."""
+    if not card:
+        return f'<span class="{classes}">{text}</span>'
+    # the card comes first, so the token's text still ends where its span does
+    return (
+        f'<span class="{classes}" tabindex="0" aria-describedby="{card_id}">'
+        f'<span class="d" role="tooltip" id="{card_id}">{card}</span>{text}</span>'
+    )
+
+
+def _text_html(data: bytes, visible_whitespace: bool, keep_layout: bool) -> str:
+    """render_token's text, escaped, with hex labels isolated so they read left to right.
+
+    >>> _text_html("ـم".encode()[:3], False, False)
+    'ـ<bdi dir="ltr">&lt;0xD9&gt;</bdi>'
+    """
+    return "".join(
+        f'<bdi dir="ltr">{html.escape(piece)}</bdi>' if is_hex else html.escape(piece)
+        for piece, is_hex in _display_pieces(data, visible_whitespace, keep_layout)
+    )
 
 
 def token_title(tokenizer: Tokenizer, token: int) -> str:
     """Plain text describing a token: id, bytes in hex, and how it was made.
 
+    Merges count from 1, as minbpe's log does: merge k creates id 255 + k.
+
     >>> print(token_title(Tokenizer([(116, 104)]), 256))
     id 256: 'th'
     bytes 74 68
-    merge 0: 't' + 'h'
+    merge 1: 't' + 'h'
     """
+    return "\n".join(
+        "".join(part if isinstance(part, str) else _quoted(part) for part in line)
+        for line in _detail_lines(tokenizer, token)
+    )
+
+
+def _card_html(tokenizer: Tokenizer, token: int) -> str:
+    """token_title as escaped HTML lines; a quoted right-to-left token is isolated.
+
+    >>> _card_html(Tokenizer([(0xD8, 0xA8)]), 256).split("<br>")[0]
+    "id 256: <bdi>'ب'</bdi>"
+    """
+    return "<br>".join(
+        "".join(_card_part(part) for part in line) for line in _detail_lines(tokenizer, token)
+    )
+
+
+def _card_part(part: str | bytes) -> str:
+    if isinstance(part, str):
+        return html.escape(part)
+    quoted = f"'{_text_html(part, True, False)}'"  # quotes need escaping only in attributes
+    # subtle: in the left-to-right card, "'ب' + 'ت'" would show its two parents swapped
+    return f"<bdi>{quoted}</bdi>" if _has_rtl(part) else quoted
+
+
+def _has_rtl(data: bytes) -> bool:
+    text = data.decode("utf-8", errors="ignore")
+    return any(unicodedata.bidirectional(char) in ("R", "AL") for char in text)
+
+
+def _detail_lines(tokenizer: Tokenizer, token: int) -> list[tuple[str | bytes, ...]]:
+    """token_title's lines in parts: plain text, and token bytes to show quoted."""
     data = tokenizer.token_bytes(token)
-    lines = [f"id {token}: {_quoted(data)}", f"bytes {data.hex(' ').upper()}"]
+    lines: list[tuple[str | bytes, ...]] = [(f"id {token}: ", data)]
+    lines.append((f"bytes {data.hex(' ').upper()}",))
     if token in tokenizer.special_by_id:
-        lines.append("special token")
+        lines.append(("special token",))
     elif token < 256:
-        lines.append("byte")
+        lines.append(("byte",))
     else:
         left, right = tokenizer.merges[token - 256]
-        parents = f"{_quoted(tokenizer.vocab[left])} + {_quoted(tokenizer.vocab[right])}"
-        lines.append(f"merge {token - 256}: {parents}")
-    return "\n".join(lines)
+        parents = (tokenizer.vocab[left], " + ", tokenizer.vocab[right])
+        lines.append((f"merge {token - 255}: ", *parents))
+    return lines
 
 
 def _quoted(data: bytes) -> str:
     return f"'{render_token(data, visible_whitespace=True)}'"
-
-
-def _span_tail(
-    tokenizer: Tokenizer, token: int, show_ids: bool, visible_whitespace: bool, titles: bool
-) -> str:
-    """Everything of a token's span after its class: escaped title, text and optional id."""
-    title = ""
-    if titles:
-        escaped = html.escape(token_title(tokenizer, token), quote=True).replace("\n", "&#10;")
-        title = f' title="{escaped}"'
-    text = render_token(
-        tokenizer.token_bytes(token), visible_whitespace=visible_whitespace, keep_layout=True
-    )
-    sub = f"<sub>{token}</sub>" if show_ids else ""
-    return f"{title}>{html.escape(text, quote=True)}{sub}</span>"
 
 
 def _style_block(colors: Sequence[str]) -> str:

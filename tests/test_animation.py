@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer import MergeHistory, MergeStep, StopReason, Tokenizer, train
+from explorer.render import token_color, tokens_to_html
 from ui import animation as anim
 from ui import state as keys
 
@@ -143,6 +144,18 @@ def test_html_pieces_escape_token_text() -> None:
     assert f">{html.escape(made)}</span>" in card
     assert f">{made}</span>" not in card
     assert "<script>" not in anim.paragraph_html("<script>x</script>")
+
+
+def test_merge_chips_take_their_tokens_colours_in_the_passage() -> None:
+    tokenizer = train("the the then", 260, pattern="none").tokenizer
+    left, right = tokenizer.merges[3]
+    merge = MergeStep(3, left, right, 259, tokenizer.vocab[259], 2, 2, 6)
+    card = anim.merge_card_html(tokenizer, merge)
+    passage = tokens_to_html(tokenizer, [left, right, 259])
+    for token in (left, right, 259):
+        color = token_color(tokenizer, token)
+        assert f'style="background:{color}"' in card
+        assert f".c-{color[1:].lower()}{{background:{color}}}" in passage
 
 
 # --- playback ----------------------------------------------------------------------

@@ -68,7 +68,7 @@ def test_the_toggles_change_the_tokens() -> None:
     app = open_app("tokens")
     app.text_area(key="tokens_text").input("the cat sat\non the mat").run()
     plain = tokens_html(app)
-    assert "<sub>" not in plain and not shown(plain, "·") and 'title="id ' in plain
+    assert "<sub>" not in plain and not shown(plain, "·") and 'role="tooltip"' in plain
     app.toggle(key="tokens_show_ids").set_value(True).run()
     ids = app.code[0].value.split()
     assert all(f"<sub>{i}</sub>" in tokens_html(app) for i in ids)

@@ -10,7 +10,7 @@ from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
 from ui import state as keys
 from ui.run_spec import RunSpec
-from ui.vocab_view import chips_html, code, default_token, select_rows
+from ui.vocab_view import chips_html, code, default_token, length_histogram, select_rows
 
 AAAB = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 
@@ -155,3 +155,15 @@ def test_token_text_is_escaped() -> None:
     chips = chips_html(Tokenizer([(60, 98)]), [256, 62])
     assert '"vchip">&lt;b<sub>256</sub>' in chips and '"vchip">&gt;<sub>62</sub>' in chips
     assert code("a`b") == "`` a`b ``" and code("x") == "`x`"
+
+
+def test_the_length_legend_names_only_the_kinds_there_are() -> None:
+    rows = {"id": [97, 256, 257, 258], "length": [1, 2, 3, 5], "kind": ["byte", *["merge"] * 3]}
+    merges_only = length_histogram(pd.DataFrame(rows)).to_dict()
+    assert merges_only["encoding"]["color"]["scale"]["domain"] == ["merged"]
+    rows = {
+        key: [*value, {"id": 259, "length": 7, "kind": "special"}[key]]
+        for key, value in rows.items()
+    }
+    both = length_histogram(pd.DataFrame(rows)).to_dict()
+    assert both["encoding"]["color"]["scale"]["domain"] == ["merged", "special"]

@@ -11,11 +11,16 @@ from hypothesis import strategies as st
 from tokenizers.pre_tokenizers import ByteLevel
 
 from explorer.render import (
+    CARD_COLOR,
+    CARD_TEXT_COLOR,
     COLOR_MODES,
     PALETTES,
+    SPECIAL_TEXT_COLOR,
+    TEXT_COLOR,
     RenderError,
     bytes_to_unicode,
     render_token,
+    token_color,
     token_colors,
     token_title,
     tokens_to_html,
@@ -171,24 +176,67 @@ token_ids = st.lists(
     color_by=st.sampled_from(COLOR_MODES),
     palette=st.sampled_from(sorted(PALETTES)),
 )
-def test_neighbours_never_share_a_colour(ids: list[int], color_by: str, palette: str) -> None:
+def test_a_colour_is_a_function_of_the_token_alone(
+    ids: list[int], color_by: str, palette: str
+) -> None:
     colors = token_colors(SMALL, ids, color_by=color_by, palette=palette)
     assert len(colors) == len(ids)
-    assert all(left != right for left, right in zip(colors, colors[1:]))
+    seen: dict[int, str] = {}
+    for token, color in zip(ids, colors):
+        assert seen.setdefault(token, color) == color  # every occurrence, neighbours too
+        assert color == token_color(SMALL, token, color_by=color_by, palette=palette)
     scheme = PALETTES[palette]
-    allowed = {*scheme.categorical, *scheme.ramp, *scheme.neutral, *scheme.special}
+    allowed = {*scheme.categorical, *scheme.ramp, scheme.neutral, scheme.special}
     assert set(colors) <= allowed
 
 
-def test_an_id_keeps_its_colour_away_from_itself() -> None:
-    colors = token_colors(SMALL, [97, 98, 97, 99, 97])
-    assert colors[0] == colors[2] == colors[4]
+@settings(max_examples=60, deadline=None)
+@given(ids=token_ids, color_by=st.sampled_from(COLOR_MODES))
+def test_every_occurrence_of_an_id_has_one_colour_class(ids: list[int], color_by: str) -> None:
+    page = parse(SMALL, ids, color_by=color_by)
+    classes: dict[int, str] = {}
+    for token, span in zip(ids, page.spans):
+        color_class = span["cls"].split()[0]
+        assert color_class.startswith("c-")
+        assert classes.setdefault(token, color_class) == color_class
+
+
+def test_same_neighbours_keep_their_colour() -> None:
+    colors = token_colors(SMALL, [97, 97, 98, 97, 107])
+    assert colors[0] == colors[1] == colors[3]
+    assert colors[4] == colors[0]  # 97 and 107 share a colour of ten: a boundary tells them apart
+
+
+def relative_luminance(color: str) -> float:
+    """WCAG 2's relative luminance of an sRGB colour such as '#1A1A1A'."""
+    channels = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG 2's contrast ratio, from 1 to 21."""
+    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_contrast_formula() -> None:
+    assert contrast("#000000", "#FFFFFF") == pytest.approx(21)
+    assert contrast("#767676", "#FFFFFF") == pytest.approx(4.54, abs=0.01)  # the AA threshold grey
+
+
+@pytest.mark.parametrize("name", sorted(PALETTES))
+def test_every_colour_gives_its_text_aa_contrast(name: str) -> None:
+    scheme = PALETTES[name]
+    for color in (*scheme.categorical, *scheme.ramp, scheme.neutral):
+        assert contrast(color, TEXT_COLOR) >= 4.5, color
+    assert contrast(scheme.special, SPECIAL_TEXT_COLOR) >= 4.5
 
 
 def test_rank_colours_bytes_neutral_and_tell_early_from_late_merges() -> None:
     last = SMALL.vocab_size - 1
     colors = token_colors(SMALL, [97, 256, 98, last], color_by="rank")
-    assert colors[0] == PALETTES["default"].neutral[0]
+    assert colors[0] == PALETTES["default"].neutral
     assert colors[1] == PALETTES["default"].ramp[0]
     assert colors[3] == PALETTES["default"].ramp[-1]
 
@@ -225,34 +273,50 @@ def test_unknown_ids_are_refused() -> None:
 
 
 class Page(HTMLParser):
-    """Every tag, comment and declaration, and each span's class, title, text and sub."""
+    """Every tag, comment and declaration, and each token span's attributes and contents.
+
+    A token is a span directly in the div: its `class`, its `focus` attributes, its `text`
+    (outside card and sub), its `sub`, and its `card` (the `.d` span, <br> read as "\n").
+    """
 
     def __init__(self, page: str) -> None:
         super().__init__(convert_charrefs=True)
         self.tags: list[str] = []
         self.attributes: set[str] = set()
         self.spans: list[dict[str, str]] = []
-        self.open: list[str] = []
+        self.card_ids: list[str] = []
+        self.open: list[str] = []  # tag, or "card" for a card's span
         self.feed(page)
         self.close()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {name: value or "" for name, value in attrs}
         self.tags.append(tag)
+        self.attributes |= set(found) if tag != "div" else set()
+        if tag == "br":
+            assert self.open[-1:] == ["card"]
+            self.spans[-1]["card"] += "\n"
+            return  # a void element: no end tag
+        if tag == "span" and self.open == ["div"]:
+            focus = f"{found.get('tabindex', '')} {found.get('aria-describedby', '')}".strip()
+            self.spans.append(dict(cls=found["class"], focus=focus, text="", sub="", card=""))
+        elif tag == "span":
+            assert self.open == ["div", "span"] and found["class"] == "d"
+            assert found["role"] == "tooltip"
+            self.card_ids.append(found["id"])
+            tag = "card"
         self.open.append(tag)
-        self.attributes |= {name for name, _ in attrs if tag != "div"}
-        if tag == "span":
-            found = dict(attrs)
-            self.spans.append({"class": found["class"] or "", "title": found.get("title") or ""})
-            self.spans[-1].update(text="", sub="")
 
     def handle_endtag(self, tag: str) -> None:
-        assert self.open.pop() == tag
+        assert self.open.pop() in (tag, "card" if tag == "span" else tag)
 
     def handle_data(self, data: str) -> None:
-        if self.open[-2:] == ["div", "span"]:
-            self.spans[-1]["text"] += data
+        if "card" in self.open:
+            self.spans[-1]["card"] += data
         elif self.open[-1:] == ["sub"]:
             self.spans[-1]["sub"] += data
+        elif self.open[:2] == ["div", "span"]:
+            self.spans[-1]["text"] += data
         else:
             assert self.open[-1:] == ["style"] or not data
 
@@ -271,11 +335,14 @@ class Page(HTMLParser):
 
 def parse(tokenizer: Tokenizer, ids: list[int], **options: object) -> Page:
     page = Page(tokens_to_html(tokenizer, ids, **options))  # type: ignore[arg-type]
-    assert set(page.tags) <= {"style", "div", "span", "sub"}
+    assert set(page.tags) <= {"style", "div", "span", "sub", "bdi", "br"}
     assert page.tags.count("style") == page.tags.count("div") == 1
-    assert page.attributes <= {"class", "title"}
+    assert page.attributes <= {"class", "tabindex", "aria-describedby", "role", "id", "dir"}
     assert not page.open
     assert len(page.spans) == len(ids)
+    assert len(set(page.card_ids)) == len(page.card_ids)  # ids are unique
+    with_cards = [span for span in page.spans if span["focus"]]
+    assert [span["focus"] for span in with_cards] == [f"0 {i}" for i in page.card_ids]
     return page
 
 
@@ -288,11 +355,11 @@ def test_html_escapes_every_token(attack_tokenizer: Tokenizer, text: str) -> Non
         assert raw not in html_text
     page = parse(attack_tokenizer, ids, show_ids=True)
     assert "".join(span["text"] for span in page.spans) == text
-    assert [span["title"] for span in page.spans] == [token_title(attack_tokenizer, i) for i in ids]
+    assert [span["card"] for span in page.spans] == [token_title(attack_tokenizer, i) for i in ids]
     assert [span["sub"] for span in page.spans] == [str(i) for i in ids]
 
 
-def test_quotes_are_escaped_in_text_and_titles(attack_tokenizer: Tokenizer) -> None:
+def test_quotes_are_escaped_in_text_and_cards(attack_tokenizer: Tokenizer) -> None:
     html_text = tokens_to_html(attack_tokenizer, attack_tokenizer.encode(ATTACKS[3]))
     assert "&quot;" in html_text
     assert "&#x27;" in html_text
@@ -314,7 +381,7 @@ def test_any_text_gives_only_our_tags(text: str, visible: bool, color_by: str) -
 def test_highlight_outlines_exactly_the_given_positions() -> None:
     ids = SMALL.encode("the cat sat on the mat")
     page = parse(SMALL, ids, highlight={1, 3})
-    outlined = [i for i, span in enumerate(page.spans) if "h" in span["class"].split()]
+    outlined = [i for i, span in enumerate(page.spans) if "h" in span["cls"].split()]
     assert outlined == [1, 3]
     assert ".bpe .h{outline:" in tokens_to_html(SMALL, ids)
 
@@ -328,15 +395,16 @@ def test_special_tokens_render_with_their_own_style() -> None:
     text = f"the end{EOT}the cat"
     ids = SMALL.encode(text, allowed_special="all")
     page = parse(SMALL, ids)
-    [special] = [span for span in page.spans if "s" in span["class"].split()]
+    [special] = [span for span in page.spans if "s" in span["cls"].split()]
     assert special["text"] == EOT
-    assert special["title"].endswith("special token")
+    assert special["card"].endswith("special token")
     assert "".join(span["text"] for span in page.spans) == text
 
 
 def test_titles_give_id_hex_bytes_and_parents() -> None:
     tokenizer = Tokenizer([(116, 104), (256, 101)], special_tokens=[EOT])
-    assert token_title(tokenizer, 257) == "id 257: 'the'\nbytes 74 68 65\nmerge 1: 'th' + 'e'"
+    assert token_title(tokenizer, 256).endswith("merge 1: 't' + 'h'")  # merge k makes 255 + k
+    assert token_title(tokenizer, 257) == "id 257: 'the'\nbytes 74 68 65\nmerge 2: 'th' + 'e'"
     assert token_title(tokenizer, 32) == "id 32: '·'\nbytes 20\nbyte"
     assert token_title(tokenizer, 0xE2) == "id 226: '<0xE2>'\nbytes E2\nbyte"
     assert token_title(tokenizer, 258).startswith("id 258: '<|endoftext|>'\nbytes 3C 7C")
@@ -351,8 +419,63 @@ def test_layout_survives_and_html_stays_compact(sample_text: str) -> None:
     assert 'class="bpe"' in html_text and "white-space:pre-wrap" in html_text
 
 
-def test_titles_can_be_left_out() -> None:
+def test_cards_can_be_left_out() -> None:
     ids = SMALL.encode("the cat")
     page = parse(SMALL, ids, titles=False)
-    assert [span["title"] for span in page.spans] == [""] * len(ids)
-    assert "title=" not in tokens_to_html(SMALL, ids, titles=False)
+    assert [(span["card"], span["focus"]) for span in page.spans] == [("", "")] * len(ids)
+    assert "tabindex" not in tokens_to_html(SMALL, ids, titles=False)
+
+
+# -- cards and right-to-left text ------------------------------------------------------------
+
+ARABIC, HEBREW = "مرحبا بالعالم", "שלום עולם"
+
+
+def test_card_ids_never_repeat_across_renderings() -> None:
+    ids = SMALL.encode("the cat")
+    first, second = Page(tokens_to_html(SMALL, ids)), Page(tokens_to_html(SMALL, ids))
+    assert not set(first.card_ids) & set(second.card_ids)
+
+
+def test_cards_are_hidden_until_a_token_is_hovered_or_focused() -> None:
+    css = tokens_to_html(SMALL, [97]).split("</style>")[0]
+    card_rule = css.split(".bpe .d{")[1].split("}")[0]
+    assert "display:none" in card_rule and "user-select:none" in card_rule
+    assert ".bpe>span:hover>.d,.bpe>span:focus>.d{display:block}" in css
+    assert "font-size:14px" in card_rule
+    assert f"background:{CARD_COLOR};color:{CARD_TEXT_COLOR}" in card_rule
+    assert contrast(CARD_COLOR, CARD_TEXT_COLOR) >= 4.5
+
+
+def test_neighbours_are_told_apart_by_a_boundary_not_a_colour() -> None:
+    css = tokens_to_html(SMALL, [97, 97]).split("</style>")[0]
+    token_rule = css.split(".bpe>span{")[1].split("}")[0]
+    assert "margin-right:1px" in token_rule and "box-shadow:inset" in token_rule
+
+
+@pytest.mark.parametrize("text", [ARABIC, HEBREW])
+def test_byte_labels_and_ids_are_isolated_left_to_right(text: str) -> None:
+    bytes_only = Tokenizer()  # every byte a token: each letter is two hex labels
+    ids = bytes_only.encode(text)
+    page = tokens_to_html(bytes_only, ids, show_ids=True)
+    letter = text.encode()[:1]
+    assert f'<bdi dir="ltr">&lt;0x{letter.hex().upper()}&gt;</bdi>' in page
+    plain = tokens_to_html(bytes_only, ids, titles=False)
+    assert plain.count('<bdi dir="ltr">') == sum(1 for b in text.encode() if b >= 0x80)
+    css = page.split("</style>")[0]
+    assert "direction:ltr;unicode-bidi:isolate" in css.split(".bpe sub{")[1].split("}")[0]
+    # subtle: a token must not be isolated, or a word of several tokens reads backwards
+    assert "unicode-bidi" not in css.split(".bpe>span{")[1].split("}")[0]
+
+
+@pytest.mark.parametrize("text", [ARABIC, HEBREW])
+def test_whole_rtl_tokens_are_plain_text_and_their_card_parents_isolated(text: str) -> None:
+    tokenizer = train(text * 3, 270, pattern="gpt4").tokenizer
+    ids = tokenizer.encode(text)
+    page = parse(tokenizer, ids)
+    assert "".join(span["text"] for span in page.spans) == text
+    for merged in {i for i in ids if i >= 256}:
+        card = tokens_to_html(tokenizer, [merged]).split('role="tooltip"')[1]
+        rtl = [merged, *tokenizer.merges[merged - 256]]
+        rtl = [i for i in rtl if any(0x590 <= ord(c) <= 0x6FF for c in tokenizer.decode([i]))]
+        assert card.count("<bdi>'") == len(rtl) > 0  # the token and its RTL parents

@@ -23,6 +23,7 @@ import pandas as pd
 from explorer import Encoding, MergeHistory, Tokenizer, render_token
 from explorer.corpus import parse_word_counts
 from explorer.history import MergeStep, StopReason
+from explorer.render import token_color
 from ui import state as keys
 
 SPEEDS = (0.5, 1, 2, 5, 10, 25, 50, 100)
@@ -223,11 +224,12 @@ def tie_sentence(merge: MergeStep, tokenizer: Tokenizer) -> str:
 
 
 def merge_card_html(tokenizer: Tokenizer, merge: MergeStep) -> str:
-    """Big chips for `left + right → new`: every token text escaped."""
+    """Big chips for `left + right → new`: every token text escaped, coloured as in the passage."""
 
     def chip(token: int, kind: str) -> str:
         text = html.escape(render_token(tokenizer.token_bytes(token), visible_whitespace=True))
-        return f'<span class="am-chip am-{kind}">{text}</span>'
+        color = token_color(tokenizer, token)  # the passage's colour: the same token looks the same
+        return f'<span class="am-chip am-{kind}" style="background:{color}">{text}</span>'
 
     return (
         f"<style>{_CARD_STYLE}</style><div class='am-card'>"
@@ -241,8 +243,7 @@ _CARD_STYLE = (
     ".am-card{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.25rem 0}"
     ".am-chip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
     "font-size:1.6rem;padding:.1rem .55rem;border-radius:6px;white-space:pre;color:#1A1A1A}"
-    ".am-part{background:#E8E8E8;outline:2px solid #000}"
-    ".am-new{background:#FDB462;outline:2px solid #000}"
+    ".am-part,.am-new{outline:2px solid #000}"
     ".am-op{font-size:1.5rem;opacity:.7}"
     ".am-id{font-size:.95rem;opacity:.75;margin-left:.25rem}"
 )

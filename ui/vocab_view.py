@@ -31,6 +31,7 @@ MAX_TABLE_ROWS = 10_000  # rows sent to the browser; sorting and searching see t
 EAGER_DESCENDANTS = 60_000  # up to this many tokens, descendants are counted at once
 MAX_BUILD_TOKENS = 16  # tokens of a typed text drawn as one graph
 MAX_CHIPS = 80  # descendants drawn; the rest are counted
+KIND_COLORS = {"merged": "#4e79a7", "special": "#e15759"}  # the token-length histogram's bars
 MAX_POINTS = 4000  # tokens drawn in the length-by-step chart
 FILTERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
     "All tokens": lambda t: pd.Series(True, index=t.index),
@@ -354,6 +355,7 @@ def length_histogram(table: pd.DataFrame) -> alt.Chart:
     learned = table[table["kind"] != "byte"]
     counts = learned.groupby(["length", "kind"], as_index=False).agg(tokens=("id", "size"))
     counts["kind"] = counts["kind"].map({"merge": "merged", "special": "special"})
+    kinds = [kind for kind in KIND_COLORS if kind in set(counts["kind"])] or ["merged"]
     title = alt.TitleParams(
         "How long are the learned tokens?", subtitle="The 256 single bytes are left out"
     )
@@ -366,7 +368,8 @@ def length_histogram(table: pd.DataFrame) -> alt.Chart:
             color=alt.Color(
                 "kind:N",
                 title="Kind",
-                scale=alt.Scale(domain=["merged", "special"], range=["#4e79a7", "#e15759"]),
+                # only the kinds there are: no "special" in the legend of a vocab without any
+                scale=alt.Scale(domain=kinds, range=[KIND_COLORS[kind] for kind in kinds]),
             ),
             tooltip=[
                 alt.Tooltip("length:O", title="Length (bytes)"),
