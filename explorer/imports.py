@@ -20,10 +20,9 @@ import base64
 import binascii
 import json
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from explorer.formats import FormatError, decode_utf8
+from explorer.formats import FormatError
 from explorer.merging import merge_ids
 from explorer.pretokenize import GPT2_PATTERN, PatternError
 from explorer.render import bytes_to_unicode
@@ -89,14 +88,6 @@ class _LowerRanks:
 # --- tiktoken: a base64 token and its rank, one pair a line --------------------------------
 
 
-def load_tiktoken(
-    path: str | Path, *, pattern: str, special_tokens: Mapping[str, int] | None = None
-) -> Tokenizer:
-    """Read a `.tiktoken` file; it holds no pattern or special tokens, so pass them."""
-    data = Path(path).read_bytes()
-    return parse_tiktoken(data, pattern=pattern, special_tokens=special_tokens, source=str(path))
-
-
 def parse_tiktoken(
     data: bytes | str,
     *,
@@ -150,18 +141,6 @@ def _rank_lines(data: bytes, source: str) -> tuple[list[bytes], dict[int, int]]:
 
 
 # --- GPT-2: encoder.json (token -> id) and vocab.bpe (the merges, in order) ----------------
-
-
-def load_gpt2(
-    encoder_path: str | Path, vocab_path: str | Path, *, pattern: str = GPT2_PATTERN
-) -> Tokenizer:
-    """Read GPT-2's `encoder.json` and `vocab.bpe`, or files in their format."""
-    return parse_gpt2(
-        decode_utf8(Path(encoder_path).read_bytes(), str(encoder_path)),
-        decode_utf8(Path(vocab_path).read_bytes(), str(vocab_path)),
-        pattern=pattern,
-        sources=(str(encoder_path), str(vocab_path)),
-    )
 
 
 def parse_gpt2(

@@ -319,25 +319,23 @@ def learn_merges(
     num_merges: int,
     *,
     min_count: int = 1,
-    vocab: dict[int, bytes] | None = None,
     progress: ProgressCallback | None = None,
 ) -> LearnedMerges:
     """Learn up to `num_merges` merges from chunks (in first-appearance order) and their counts."""
     with collector_paused():  # millions of small objects and no cycles
-        return _learn(chunk_counts, num_merges, min_count, vocab, progress)
+        return _learn(chunk_counts, num_merges, min_count, progress)
 
 
 def _learn(
     chunk_counts: Mapping[bytes, int],
     num_merges: int,
     min_count: int,
-    vocab: dict[int, bytes] | None,
     progress: ProgressCallback | None,
 ) -> LearnedMerges:
     corpus = _Corpus(chunk_counts)
     initial_length = corpus.length
     queue = _PairQueue(corpus)
-    vocab = dict(vocab) if vocab else {i: bytes([i]) for i in range(256)}
+    vocab = {i: bytes([i]) for i in range(256)}
     steps: list[MergeStep] = []
     # The same pairs tie step after step at low counts: one tuple each, not one per step
     # (tinyshakespeare to V = 20,000 recorded 91,000 ties, 11 MB as fresh tuples).
