@@ -22,10 +22,10 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from explorer.byte_map import bytes_to_unicode
 from explorer.formats import FormatError
 from explorer.merging import merge_ids
 from explorer.pretokenize import GPT2_PATTERN, PatternError
-from explorer.render import bytes_to_unicode
 from explorer.tokenizer import Tokenizer, TokenizerError
 
 Where = Callable[[int], str]  # names the place of merge k (or rank k) in a file, for errors
