@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import parse_history_json, parse_model
 from explorer.cli import main as cli
 from tests.app_support import open_app, texts_of
-from ui.history_runs import HISTORY_KIND, HistoryUploadError, pair_histories
+from ui.history_runs import HISTORY_KIND
 from ui.runs import CURRENT_KEY, MAX_RUNS, RUNS_KEY
 from ui.samples import sample_text
 
@@ -231,14 +231,3 @@ def test_a_history_alone_asks_for_its_model_then_loads_with_it(
     upload(app, ("big.model", cli_files["big.model"]))  # the history is read again with it
     assert not load_errors(app)
     assert runs(app)["big · gpt4 · 400"] == HISTORY_KIND
-
-
-def test_pairing_refuses_what_it_cannot_tell_apart() -> None:
-    assert pair_histories(["a.model", "b.model"], ["b-history.json", "a.history.json"]) == {
-        "b-history.json": "b.model",
-        "a.history.json": "a.model",
-    }
-    with pytest.raises(HistoryUploadError, match=r"x\.json: which \.model is it the history of"):
-        pair_histories(["a.model", "b.model"], ["x.json"])
-    with pytest.raises(HistoryUploadError, match=r"are both histories of a\.model"):
-        pair_histories(["a.model"], ["a.history.json", "a-history.json"])

@@ -26,8 +26,9 @@ from explorer import (
 from explorer.bundled import bundled_name
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
+from explorer.loading import parse_model_with_history
 from explorer.pretokenize import PatternError, compile_pattern, preset_name, resolve_pattern
-from ui.history_runs import HISTORY_KIND, parse_model_with_history
+from ui.history_runs import HISTORY_KIND
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 MAX_RUNS = 4  # trained or loaded tokenizers a session keeps at once; the oldest goes first
