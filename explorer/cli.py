@@ -5,6 +5,7 @@
     python -m explorer decode tok.model < ids.txt
     python -m explorer info tok.model
     python -m explorer encode gpt2 notes.txt     # a bundled vocabulary: gpt2, cl100k_base, ...
+    python -m explorer info tokenizer.json       # any file the app loads (see MODEL_HELP)
 
 A mistake in the input is one line on stderr starting with "error: " and exit status 1.
 """
@@ -24,12 +25,12 @@ from explorer.corpus import CorpusError, parse_word_counts
 from explorer.formats import (
     FormatError,
     decode_utf8,
-    load_model,
     model_text,
     read_utf8,
     save_model,
 )
 from explorer.history_file import save_history
+from explorer.loading import load_tokenizer_file
 from explorer.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
 from explorer.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
 from explorer.train import TrainingError, TrainingResult, train_files, train_word_counts
@@ -51,7 +52,9 @@ USER_ERRORS = (
     TrainingError,
 )
 MODEL_HELP = (
-    f"a .model file, or a bundled vocabulary: {', '.join([*BUNDLED_NAMES, *ALIASES])} "
+    "a tokenizer file: .model, merges JSON, tokenizer.json, .tiktoken (pattern from the "
+    "name, or OpenAI's own by content; else gpt4), or GPT-2's encoder.json with vocab.bpe "
+    f"in the same folder; or a bundled vocabulary: {', '.join([*BUNDLED_NAMES, *ALIASES])} "
     "(write ./gpt2 for a file of that name)"
 )
 
@@ -206,7 +209,7 @@ def _summary(result: TrainingResult, paths: list[Path]) -> str:
 
 
 def load_tokenizer(model: str) -> Tokenizer:
-    """MODEL on the command line: a bundled vocabulary's name, else a .model file's path."""
+    """MODEL on the command line: a bundled vocabulary's name, else a tokenizer file's path."""
     if bundled_name(model) is not None:
         return load_bundled(model)
     if not Path(model).exists():
@@ -214,7 +217,7 @@ def load_tokenizer(model: str) -> Tokenizer:
             f"cannot open {model}: no such file, and not a bundled vocabulary "
             f"({', '.join([*BUNDLED_NAMES, *ALIASES])})"
         )
-    return load_model(model)
+    return load_tokenizer_file(model)
 
 
 def run_encode(args: argparse.Namespace) -> None:

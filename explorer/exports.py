@@ -18,10 +18,10 @@ import base64
 import json
 from typing import Any
 
+from explorer.byte_map import gpt2_chars
 from explorer.formats import FormatError
 from explorer.imports import recover_merges
 from explorer.imports_hf import python_to_onig
-from explorer.render import bytes_to_unicode
 from explorer.tokenizer import Tokenizer
 
 
@@ -114,8 +114,7 @@ def vocab_bpe(tokenizer: Tokenizer) -> str:
 
 def _token_texts(tokenizer: Tokenizer, fmt: str) -> list[str]:
     """Each token in GPT-2's byte-to-character mapping, in id order: b' the' -> 'Ġthe'."""
-    symbols = bytes_to_unicode()
-    return ["".join(symbols[b] for b in token) for token in _distinct_tokens(tokenizer, fmt)]
+    return [gpt2_chars(token) for token in _distinct_tokens(tokenizer, fmt)]
 
 
 def _with_specials(texts: list[str], specials: dict[str, int], fmt: str) -> dict[str, int]:

@@ -21,10 +21,15 @@ from typing import Any
 
 from explorer.formats import FormatError, merge_problem, read_utf8
 from explorer.history import MergeHistory, MergeStep, StopReason
+from explorer.tokenizer import Tokenizer
 
 FORMAT_NAME = "bpe-merge-explorer history"
 FORMAT_VERSION = 1
 _STEP_FIELDS = ("rank", "left", "right", "new_id", "token", "count", "merged", "length_after")
+
+
+class HistoryFileError(FormatError):
+    """A history file that cannot be used: alone, ambiguous, or another tokenizer's."""
 
 
 def history_json(history: MergeHistory) -> str:
@@ -74,6 +79,50 @@ def save_history(history: MergeHistory, path: str | Path) -> Path:
 
 def load_history(path: str | Path) -> MergeHistory:
     return parse_history_json(read_utf8(path), source=str(path))
+
+
+def parse_history_for(
+    tokenizer: Tokenizer, history_text: str, *, model_name: str, history_name: str
+) -> MergeHistory:
+    """The history in `history_text`, checked against the tokenizer's merges.
+
+    Raises FormatError (malformed history, naming the key at fault) or
+    HistoryFileError (another tokenizer's history).
+    """
+    history = parse_history_json(history_text, source=history_name)
+    problem = history_mismatch(tokenizer, history, model_name, history_name)
+    if problem:
+        raise HistoryFileError(problem)
+    return history
+
+
+def history_mismatch(
+    tokenizer: Tokenizer, history: MergeHistory, model_name: str, history_name: str
+) -> str:
+    """Why a history is not the tokenizer's own ("" when it is): the first merge that differs.
+
+    >>> from explorer.train import train
+    >>> mine = train("aaabdaaabac", 259, pattern="none")
+    >>> history_mismatch(mine.tokenizer, mine.history, "t.model", "t.history.json")
+    ''
+    >>> other = Tokenizer([(97, 97), (256, 98), (97, 98)])
+    >>> print(history_mismatch(other, mine.history, "t.model", "u.history.json").split(". ")[0])
+    u.history.json belongs to another tokenizer: its merge 1 is (256, 97), t.model's is (256, 98)
+    """
+    fix = f"Upload the history written together with {model_name}."
+    steps = history.merges
+    for rank, (theirs, ours) in enumerate(zip(steps, tokenizer.merges)):
+        if theirs != ours:
+            return (
+                f"{history_name} belongs to another tokenizer: its merge {rank} is {theirs}, "
+                f"{model_name}'s is {ours}. {fix}"
+            )
+    if len(steps) != len(tokenizer.merges):
+        return (
+            f"{history_name} has {len(steps):,} merges but {model_name} has "
+            f"{len(tokenizer.merges):,}: they come from different training runs. {fix}"
+        )
+    return ""
 
 
 def _step_record(step: MergeStep) -> dict[str, Any]:

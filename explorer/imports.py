@@ -20,15 +20,14 @@ import base64
 import binascii
 import json
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from explorer.formats import FormatError, decode_utf8
+from explorer.byte_map import bytes_to_unicode
+from explorer.formats import FormatError
+from explorer.merging import merge_ids
 from explorer.pretokenize import GPT2_PATTERN, PatternError
-from explorer.render import bytes_to_unicode
 from explorer.tokenizer import Tokenizer, TokenizerError
 
-_NOT_FOUND = 1 << 62  # larger than any rank
 Where = Callable[[int], str]  # names the place of merge k (or rank k) in a file, for errors
 
 
@@ -41,50 +40,52 @@ def recover_merges(tokens: Sequence[bytes], *, where: Where | None = None) -> li
     >>> recover_merges([bytes([b]) for b in range(256)] + [b"aa", b"aab"])
     [(97, 97), (256, 98)]
     """
-    ids = {token: token_id for token_id, token in enumerate(tokens)}
+    lower = _LowerRanks(tokens)
     merges: list[tuple[int, int]] = []
     for rank in range(256, len(tokens)):
-        parts = _lower_rank_parts(tokens[rank], rank, ids.get)
+        token = tokens[rank]
+        lower.limit = rank
+        parts = merge_ids(lower.byte_ids(token), lower)
         if len(parts) != 2:
             place = where(rank) if where else f"rank {rank}"
+            shown = " + ".join(repr(tokens[part]) for part in parts)
             raise FormatError(
-                f"{place}: the token {tokens[rank]!r} cannot be built from two tokens of lower "
-                f"rank (BPE with the lower ranks stops at {' + '.join(map(repr, parts))}), so no "
+                f"{place}: the token {token!r} cannot be built from two tokens of lower "
+                f"rank (BPE with the lower ranks stops at {shown}), so no "
                 "text encodes to it; every token past the bytes must be a merge"
             )
-        merges.append((ids[parts[0]], ids[parts[1]]))
+        merges.append((parts[0], parts[1]))
     return merges
 
 
-def _lower_rank_parts(token: bytes, rank: int, get: Callable[[bytes, int], int]) -> list[bytes]:
-    """BPE on `token` with the ranks below `rank`: lowest rank first, leftmost among equals."""
-    if len(token) == 2:
-        return [token[:1], token[1:]]
-    parts = [token[i : i + 1] for i in range(len(token))]
-    pair_ranks = [get(token[i : i + 2], _NOT_FOUND) for i in range(len(token) - 1)]
-    while len(parts) > 2:
-        best = min(pair_ranks)
-        if best >= rank:
-            break
-        i = pair_ranks.index(best)  # the leftmost of equal ranks, as encoding does
-        parts[i] += parts.pop(i + 1)
-        del pair_ranks[i]
-        if i > 0:
-            pair_ranks[i - 1] = get(parts[i - 1] + parts[i], _NOT_FOUND)
-        if i < len(pair_ranks):
-            pair_ranks[i] = get(parts[i] + parts[i + 1], _NOT_FOUND)
-    return parts
+class _LowerRanks:
+    """A rank file's merges below rank `limit`, as `merge_ids` reads them: two tokens side
+    by side merge when their joined bytes are a token of lower rank, and make that token.
+
+    Looked up on demand: a rank file lists tokens, not pairs, and most pairs never meet.
+
+    >>> lower = _LowerRanks([bytes([b]) for b in range(256)] + [b"aa", b"aaa"])
+    >>> lower.limit = 257
+    >>> lower.byte_ids(b"aaa"), lower.get((97, 97)), lower.get((256, 97))
+    ([97, 97, 97], 256, None)
+    """
+
+    def __init__(self, tokens: Sequence[bytes]) -> None:
+        self.tokens = tokens
+        self.ids = {token: token_id for token_id, token in enumerate(tokens)}
+        self.limit = len(tokens)
+
+    def byte_ids(self, token: bytes) -> list[int]:
+        """The ids of the token's single bytes (a rank file may number them in any order)."""
+        ids = self.ids
+        return [ids[token[i : i + 1]] for i in range(len(token))]
+
+    def get(self, pair: tuple[int, int], default: int | None = None) -> int | None:
+        made = self.ids.get(self.tokens[pair[0]] + self.tokens[pair[1]])
+        return made if made is not None and made < self.limit else default
 
 
 # --- tiktoken: a base64 token and its rank, one pair a line --------------------------------
-
-
-def load_tiktoken(
-    path: str | Path, *, pattern: str, special_tokens: Mapping[str, int] | None = None
-) -> Tokenizer:
-    """Read a `.tiktoken` file; it holds no pattern or special tokens, so pass them."""
-    data = Path(path).read_bytes()
-    return parse_tiktoken(data, pattern=pattern, special_tokens=special_tokens, source=str(path))
 
 
 def parse_tiktoken(
@@ -140,18 +141,6 @@ def _rank_lines(data: bytes, source: str) -> tuple[list[bytes], dict[int, int]]:
 
 
 # --- GPT-2: encoder.json (token -> id) and vocab.bpe (the merges, in order) ----------------
-
-
-def load_gpt2(
-    encoder_path: str | Path, vocab_path: str | Path, *, pattern: str = GPT2_PATTERN
-) -> Tokenizer:
-    """Read GPT-2's `encoder.json` and `vocab.bpe`, or files in their format."""
-    return parse_gpt2(
-        decode_utf8(Path(encoder_path).read_bytes(), str(encoder_path)),
-        decode_utf8(Path(vocab_path).read_bytes(), str(vocab_path)),
-        pattern=pattern,
-        sources=(str(encoder_path), str(vocab_path)),
-    )
 
 
 def parse_gpt2(

@@ -11,20 +11,14 @@ not part of encoding here and is ignored.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import regex
 
-from explorer.formats import FormatError, decode_utf8
+from explorer.formats import FormatError
 from explorer.imports import byte_level_parts, make_tokenizer, parse_json, recover_merges
 from explorer.pretokenize import GPT2_PATTERN
 from explorer.tokenizer import Tokenizer
-
-
-def load_tokenizer_json(path: str | Path) -> Tokenizer:
-    """Read a Hugging Face `tokenizer.json` holding a byte-level BPE model."""
-    return parse_tokenizer_json(decode_utf8(Path(path).read_bytes(), str(path)), source=str(path))
 
 
 def parse_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Tokenizer:

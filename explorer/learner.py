@@ -20,7 +20,6 @@ smallest live position.
 
 from __future__ import annotations
 
-import heapq
 from collections import defaultdict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,15 +27,11 @@ from operator import add
 
 from explorer.collector import collector_paused
 from explorer.history import MergeStep, StopReason
+from explorer.pair_queue import COLD_BELOW, PAIR_BASE, PairQueue
 
-# A pair (a, b) is the integer a * PAIR_BASE + b: cheaper to hash than a tuple.
-PAIR_BASE = 1 << 24
 MAX_VOCAB_SIZE = PAIR_BASE - 1  # so no id is PAIR_BASE - 1 (see _pair_positions)
-MAX_TIES_RECORDED = 5
-COLD_BELOW = 16  # pairs counted less than this wait outside the heap (see _PairQueue)
 _BOUNDARY = -1  # sentinel between chunks
 _DEAD = -2  # a position absorbed into its left neighbour
-_NOTHING = -1  # no pair
 
 ProgressCallback = Callable[[str, int, int], None]
 """progress(phase, done, total): phase is "counting" or "merging"."""
@@ -147,197 +142,33 @@ def _initial_usage(chunk_counts: Mapping[bytes, int], count: dict[int, int]) -> 
     return dict(sorted(usage.items()))
 
 
-class _PairQueue:
-    """Max-heap of (count, first position) with lazy updates, as HF's trainer keeps it.
-
-    Entries are (-count, first-position hint, pair), one per live pair. A pair's count
-    only falls after it is made, so an entry may overstate it: when such an entry
-    reaches the top it is filed again at its current count, and falling counts cost no
-    push. The hint is a lower bound on the pair's first live position. An entry is
-    accepted only when its count is current and its hint is live, i.e. exact; every
-    entry's key is at most its pair's true key, so the accepted entry is the true best.
-
-    Most new pairs are rare (half occur once) and are never merged, so pairs counted
-    below `cold_below` wait unsorted in a cold list; when the best count would fall
-    below that level, the level halves and the pairs above it join the heap.
-    """
-
-    def __init__(self, corpus: _Corpus, cold_below: int = COLD_BELOW) -> None:
-        self.corpus = corpus
-        self.cold_below = cold_below
-        self.cold: list[int] = []
-        self.heap: list[tuple[int, int, int]] = []
-        self.ready: list[tuple[int, int, int]] = []  # (count, first, pair): ties, in order
-        self.changed = _NOTHING  # the pair merged since `ready` was checked
-        for key, count in corpus.count.items():
-            if count < cold_below:
-                self.cold.append(key)
-            else:
-                self.heap.append((-count, corpus.where[key][0], key))
-        heapq.heapify(self.heap)  # once, not a push per pair
-
-    def push(self, key: int, count: int, first: int) -> None:
-        if count < self.cold_below:
-            self.cold.append(key)
-        else:
-            heapq.heappush(self.heap, (-count, first, key))
-
-    def pop_best(self) -> tuple[int, int, int] | None:
-        """Remove and return (pair, count, first position) of the best pair, if any."""
-        if self.changed != _NOTHING:
-            self._recheck_ready()
-        ready = self.ready
-        if not ready:
-            return self._pop_exact()
-        count, first, key = ready[0]
-        heap = self.heap
-        if heap and (heap[0][0], heap[0][1]) < (-count, first):
-            best = self._pop_exact()  # the heap may hold a better pair: find out exactly
-            if best is not None and (-best[1], best[2]) < (-count, first):
-                return best
-            if best is not None:
-                self.push(*best)
-        del ready[0]
-        return key, count, first
-
-    def _recheck_ready(self) -> None:
-        """Send back to the heap the waiting ties the last merge changed.
-
-        Merging (a, b) changes only pairs that end in a or start with b (their
-        neighbours): the others keep their count and first position.
-        """
-        a, b = divmod(self.changed, PAIR_BASE)
-        corpus, count = self.corpus, self.corpus.count
-        kept = []
-        for entry in self.ready:
-            tied_count, first, key = entry
-            if key % PAIR_BASE != a and key // PAIR_BASE != b:
-                kept.append(entry)
-                continue
-            current = count.get(key)
-            if current is None:
-                continue
-            if current != tied_count:
-                self.push(key, current, first)
-                continue
-            live = corpus.first_live(key, first)
-            if live == first:
-                kept.append(entry)
-            else:
-                self.push(key, current, live)
-        self.ready = kept
-        self.changed = _NOTHING
-
-    def _pop_exact(self) -> tuple[int, int, int] | None:
-        """The best pair of the heap and the cold list, exactly."""
-        while True:
-            best = self._pop_heap()
-            if best is not None and best[1] >= self.cold_below:
-                return best
-            if not self.cold:
-                self.cold_below = 0
-                return best
-            if best is not None:
-                heapq.heappush(self.heap, (-best[1], best[2], best[0]))
-                self._thaw(min(best[1], self.cold_below // 2))
-            else:
-                self._thaw(self.cold_below // 2)
-
-    def _thaw(self, level: int) -> None:
-        """Move the cold pairs counted at least `level` (now the cold limit) to the heap."""
-        count, where = self.corpus.count, self.corpus.where
-        self.cold_below = level
-        still_cold = []
-        for key in self.cold:
-            current = count.get(key)
-            if current is None:
-                continue
-            if current >= level:
-                heapq.heappush(self.heap, (-current, min(where[key]), key))
-            else:
-                still_cold.append(key)
-        self.cold = still_cold
-
-    def _pop_heap(self) -> tuple[int, int, int] | None:
-        heap, corpus, count = self.heap, self.corpus, self.corpus.count
-        while heap:
-            neg_count, hint, key = heap[0]
-            current = count.get(key)
-            if current is None:
-                heapq.heappop(heap)
-                continue
-            if current != -neg_count:
-                heapq.heapreplace(heap, (-current, hint, key))
-                continue
-            first = corpus.first_live(key, hint)
-            if first != hint:
-                heapq.heapreplace(heap, (neg_count, first, key))
-                continue
-            heapq.heappop(heap)
-            return key, current, first
-        return None
-
-    def peek_ties(self, key: int, count: int) -> list[int]:
-        """Up to five other pairs with the same count as `key`, in tie order.
-
-        They wait, in that order, in `ready` rather than in the heap: at low counts the
-        same pairs tie step after step, and re-sorting them each time was a third of
-        training time. A merge that changes one sends it back (see _recheck_ready).
-        """
-        ready, heap = self.ready, self.heap
-        if not ready and (not heap or -heap[0][0] != count):
-            return []  # every entry left has a lower count: no tie is possible
-        ties: list[int] = []
-        i = 0
-        while len(ties) < MAX_TIES_RECORDED:
-            if i < len(ready):
-                tied, first, other = ready[i]
-                if not heap or (heap[0][0], heap[0][1]) > (-tied, first):
-                    ties.append(other)  # no heap entry can come before it
-                    i += 1
-                    continue
-            best = self._pop_exact()
-            if best is None:
-                break
-            other, tied, first = best
-            if i < len(ready) and (-tied, first) > (-ready[i][0], ready[i][1]):
-                self.push(*best)  # it comes after the next waiting tie
-                ties.append(ready[i][2])
-                i += 1
-                continue
-            if tied != count:
-                self.push(*best)
-                break
-            ready.insert(i, (tied, first, other))
-            ties.append(other)
-            i += 1
-        return ties
-
-
 def learn_merges(
     chunk_counts: Mapping[bytes, int],
     num_merges: int,
     *,
     min_count: int = 1,
-    vocab: dict[int, bytes] | None = None,
     progress: ProgressCallback | None = None,
+    cold_below: int = COLD_BELOW,
 ) -> LearnedMerges:
-    """Learn up to `num_merges` merges from chunks (in first-appearance order) and their counts."""
+    """Learn up to `num_merges` merges from chunks (in first-appearance order) and their counts.
+
+    `cold_below` tunes speed only (see PairQueue): any value gives the same merges.
+    """
     with collector_paused():  # millions of small objects and no cycles
-        return _learn(chunk_counts, num_merges, min_count, vocab, progress)
+        return _learn(chunk_counts, num_merges, min_count, progress, cold_below)
 
 
 def _learn(
     chunk_counts: Mapping[bytes, int],
     num_merges: int,
     min_count: int,
-    vocab: dict[int, bytes] | None,
     progress: ProgressCallback | None,
+    cold_below: int,
 ) -> LearnedMerges:
     corpus = _Corpus(chunk_counts)
     initial_length = corpus.length
-    queue = _PairQueue(corpus)
-    vocab = dict(vocab) if vocab else {i: bytes([i]) for i in range(256)}
+    queue = PairQueue(corpus, cold_below)
+    vocab = {i: bytes([i]) for i in range(256)}
     steps: list[MergeStep] = []
     # The same pairs tie step after step at low counts: one tuple each, not one per step
     # (tinyshakespeare to V = 20,000 recorded 91,000 ties, 11 MB as fresh tuples).
@@ -362,9 +193,7 @@ def _learn(
             break
         ties = queue.peek_ties(key, count)
         new_id = 256 + rank
-        by_left, by_right = corpus.merge(key, new_id)
-        merged = _apply(corpus, queue, key, count, new_id, by_left, by_right)
-        queue.changed = key
+        merged = _apply(corpus, queue, key, count, new_id)
         left, right = divmod(key, PAIR_BASE)
         vocab[new_id] = vocab[left] + vocab[right]
         steps.append(
@@ -386,36 +215,28 @@ def _learn(
     return LearnedMerges(tuple(steps), stop, initial_length, usage)
 
 
-def _apply(
-    corpus: _Corpus,
-    queue: _PairQueue,
-    key: int,
-    key_count: int,
-    new_id: int,
-    by_left: dict[int, list[int]],
-    by_right: dict[int, list[int]],
-) -> int:
-    """Fold one merge's count changes into the corpus and the queue, once per pair.
+def _apply(corpus: _Corpus, queue: PairQueue, key: int, key_count: int, new_id: int) -> int:
+    """Merge pair `key` into `new_id` everywhere; fold the count changes into the corpus
+    and the queue, once per pair.
 
     Returns the weight merged: the count, less the overlapping occurrences of a pair
     like (a, a) that went to its neighbours ("aaa" merges once and was counted twice).
     """
     a, b = divmod(key, PAIR_BASE)
-    gain: dict[int, int] = {}
-    made: dict[int, list[int]] = {}
-    own_loss = _move(corpus, by_left, PAIR_BASE, new_id, a, key, new_id, gain, made)
-    own_loss += _move(
-        corpus, by_right, 1, new_id * PAIR_BASE, b * PAIR_BASE, key, new_id, gain, made
-    )
-    count, where = corpus.count, corpus.where
-    for pair, total in gain.items():
+    by_left, by_right = corpus.merge(key, new_id)
+    changes = _CountChanges(corpus, key, new_id)
+    changes.move(by_left, PAIR_BASE, new_id, a)  # (x, a) -> (x, new_id)
+    changes.move(by_right, 1, new_id * PAIR_BASE, b * PAIR_BASE)  # (b, y) -> (new_id, y)
+    count, where, made = corpus.count, corpus.where, changes.made
+    for pair, total in changes.gain.items():
         if total > 0:
             positions = made[pair]
             count[pair] = total
             where[pair] = positions
             queue.push(pair, total, min(positions))
     del count[key]
-    merged = key_count - own_loss
+    queue.merged(key)
+    merged = key_count - changes.own_loss
     corpus.length -= merged
     corpus.usage[new_id] = merged
     corpus.usage[a] -= merged
@@ -423,45 +244,52 @@ def _apply(
     return merged
 
 
-def _move(
-    corpus: _Corpus,
-    groups: dict[int, list[int]],
-    scale: int,
-    new_offset: int,
-    old_offset: int,
-    key: int,
-    new_id: int,
-    gain: dict[int, int],
-    made: dict[int, list[int]],
-) -> int:
-    """Move each group's weight from its old pair to its new one; return the merged pair's loss.
+class _CountChanges:
+    """One merge's count changes, gathered per pair before any reaches the queue.
 
-    A group keyed by neighbour z was the pair z * scale + old_offset and is now
-    z * scale + new_offset: (x, a) becomes (x, new_id) on the left, (b, y) becomes
-    (new_id, y) on the right. An old pair's count only falls, so it changes in place
-    (its queue entry may now overstate it, see _PairQueue). Where two merged tokens
-    meet ("abab"), the old pair is itself new ((new_id, a), or (b, new_id) out of
-    order): its loss is taken from `gain`, which the caller turns into pairs.
+    `gain` is the weight each new pair gained (a pair made where two merged tokens meet
+    also loses some, see `move`), `made` its positions, and `own_loss` the weight of the
+    merged pair that went to its own neighbours ("aaa").
     """
-    count, where, weight = corpus.count, corpus.where, corpus.weight
-    own_loss = 0
-    for z, positions in groups.items():
-        moved = sum(map(weight.__getitem__, positions))
-        new = z * scale + new_offset
-        gain[new] = gain.get(new, 0) + moved
-        if new in made:  # (new_id, new_id) from both sides, when positions were unsorted
-            made[new] = made[new] + positions
-        else:
-            made[new] = positions
-        old = z * scale + old_offset
-        if z == new_id:
-            gain[old] = gain.get(old, 0) - moved
-        elif old == key:
-            own_loss += moved
-        else:
-            left = count[old] - moved
-            if left:
-                count[old] = left
+
+    def __init__(self, corpus: _Corpus, key: int, new_id: int) -> None:
+        self.corpus, self.key, self.new_id = corpus, key, new_id
+        self.gain: dict[int, int] = {}
+        self.made: dict[int, list[int]] = {}
+        self.own_loss = 0
+
+    def move(
+        self, groups: dict[int, list[int]], scale: int, new_offset: int, old_offset: int
+    ) -> None:
+        """Move each group's weight from its old pair to its new one.
+
+        A group keyed by neighbour z was the pair z * scale + old_offset and is now
+        z * scale + new_offset: (x, a) becomes (x, new_id) on the left, (b, y) becomes
+        (new_id, y) on the right. An old pair's count only falls, so it changes in place
+        (its queue entry may now overstate it, see PairQueue). Where two merged tokens
+        meet ("abab"), the old pair is itself new ((new_id, a), or (b, new_id) out of
+        order): its loss is taken from `gain`, which the caller turns into pairs.
+        """
+        count, where, weight = self.corpus.count, self.corpus.where, self.corpus.weight
+        gain, made, key, new_id = self.gain, self.made, self.key, self.new_id
+        own_loss = 0
+        for z, positions in groups.items():
+            moved = sum(map(weight.__getitem__, positions))
+            new = z * scale + new_offset
+            gain[new] = gain.get(new, 0) + moved
+            if new in made:  # (new_id, new_id) from both sides, when positions were unsorted
+                made[new] = made[new] + positions
             else:
-                del count[old], where[old]
-    return own_loss
+                made[new] = positions
+            old = z * scale + old_offset
+            if z == new_id:
+                gain[old] = gain.get(old, 0) - moved
+            elif old == key:
+                own_loss += moved
+            else:
+                left = count[old] - moved
+                if left:
+                    count[old] = left
+                else:
+                    del count[old], where[old]
+        self.own_loss += own_loss

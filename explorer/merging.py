@@ -23,6 +23,7 @@ import heapq
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import not_
+from typing import Protocol
 
 CHUNK_CACHE_SIZE = 1 << 16
 SHORT_CHUNK = 20  # bytes; longer runs are merged with a heap instead of rank scans
@@ -30,7 +31,14 @@ CUT_SEARCH_MIN = 8  # bytes; shorter chunks, and short ASCII words, are merged w
 _NO_MERGE = 1 << 62  # a rank above every real one
 
 
-def merge_bytes(data: bytes, ranks: Mapping[tuple[int, int], int]) -> list[int]:
+class PairRanks(Protocol):
+    """What merging reads of a rank table: a dict from pair to the id it makes, or any
+    object with its `get` (as `explorer.imports` builds from a rank file's tokens)."""
+
+    def get(self, pair: tuple[int, int], default: int | None = None, /) -> int | None: ...
+
+
+def merge_bytes(data: bytes, ranks: PairRanks) -> list[int]:
     """Apply merges to one chunk, lowest rank first, leftmost first among equals.
 
     `ranks` maps a pair to the id it creates; ids grow with rank.
@@ -41,7 +49,7 @@ def merge_bytes(data: bytes, ranks: Mapping[tuple[int, int], int]) -> list[int]:
     return merge_ids(list(data), ranks)
 
 
-def merge_ids(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
+def merge_ids(ids: list[int], ranks: PairRanks) -> list[int]:
     """`merge_bytes` starting from ids (a tokenizer's `initial_ids`); it may change `ids`.
 
     >>> merge_ids([97, 97, 97, 98], {(97, 97): 256, (256, 97): 257})
@@ -52,7 +60,7 @@ def merge_ids(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]
     return _merge_by_scan(ids, ranks)
 
 
-def _merge_by_scan(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
+def _merge_by_scan(ids: list[int], ranks: PairRanks) -> list[int]:
     """Keep the rank of every adjacent pair; merge the smallest, update its two neighbours.
 
     min() and index() run in C, so a short chunk costs a few lookups per merge.
@@ -74,7 +82,7 @@ def _merge_by_scan(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list
     return ids
 
 
-def _merge_with_heap(ids: list[int], ranks: Mapping[tuple[int, int], int]) -> list[int]:
+def _merge_with_heap(ids: list[int], ranks: PairRanks) -> list[int]:
     """The same merges as the scan, in O(n log n) for long chunks."""
     n = len(ids)
     nxt = list(range(1, n + 1))

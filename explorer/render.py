@@ -16,8 +16,8 @@ import itertools
 import unicodedata
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
 
+from explorer.byte_map import gpt2_chars
 from explorer.tokenizer import Tokenizer
 
 COLOR_MODES = ("id", "rank", "length")
@@ -51,8 +51,7 @@ def render_token(
     'ĠaĊ'
     """
     if byte_symbols:
-        symbols = _byte_symbols()
-        return "".join(symbols[byte] for byte in token)
+        return gpt2_chars(token)
     return "".join(piece for piece, _ in _display_pieces(token, visible_whitespace, keep_layout))
 
 
@@ -92,43 +91,6 @@ def _render_char(char: str, visible_whitespace: bool, keep_layout: bool) -> str:
     if unicodedata.category(char).startswith("C"):
         return f"\\u{ord(char):04x}"  # minbpe's escape for control characters
     return char
-
-
-def bytes_to_unicode() -> dict[int, str]:
-    r"""GPT-2's byte-to-character map (encoder.py), in its order; a fresh copy each call.
-
-    Printable Latin-1 bytes stand for themselves; the rest get characters from U+0100 on.
-
-    >>> table = bytes_to_unicode()
-    >>> table[ord("a")], table[ord(" ")], table[ord("\n")]
-    ('a', 'Ġ', 'Ċ')
-    """
-    return dict(_gpt2_byte_map())
-
-
-def unicode_to_bytes() -> dict[str, int]:
-    """The inverse of bytes_to_unicode: `unicode_to_bytes()['Ġ'] == 32`."""
-    return {char: byte for byte, char in _gpt2_byte_map()}
-
-
-@cache
-def _gpt2_byte_map() -> tuple[tuple[int, str], ...]:
-    stand_for_themselves = [
-        *range(ord("!"), ord("~") + 1),
-        *range(ord("¡"), ord("¬") + 1),
-        *range(ord("®"), ord("ÿ") + 1),
-    ]
-    table = [(byte, chr(byte)) for byte in stand_for_themselves]
-    for byte in range(256):
-        if byte not in stand_for_themselves:
-            table.append((byte, chr(256 + len(table) - len(stand_for_themselves))))
-    return tuple(table)
-
-
-@cache
-def _byte_symbols() -> tuple[str, ...]:
-    table = dict(_gpt2_byte_map())
-    return tuple(table[byte] for byte in range(256))
 
 
 @dataclass(frozen=True)

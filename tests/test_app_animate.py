@@ -34,8 +34,9 @@ def labels(app: AppTest) -> list[str]:
 
 
 def spelled(view: str) -> str:
-    """The text a coloured passage spells out, as a reader sees it."""
-    return html.unescape("".join(re.findall(r">([^<]*)</span>", view)))
+    """The text a coloured passage spells out, as a reader sees it (hover cards left out)."""
+    without_cards = re.sub(r'<span class="d" role="tooltip"[^>]*>.*?</span>', "", view)
+    return html.unescape("".join(re.findall(r">([^<]*)</span>", without_cards)))
 
 
 def test_stepping_forward_narrates_each_merge() -> None:

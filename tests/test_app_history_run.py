@@ -19,7 +19,7 @@ from explorer import parse_history_json, parse_model
 from explorer.cli import main as cli
 from tests.app_support import open_app, texts_of
 from ui import state as keys
-from ui.history_runs import HISTORY_KIND, HistoryUploadError, pair_histories
+from ui.run_spec import RunKind
 from ui.runs import MAX_RUNS
 from ui.samples import sample_text
 
@@ -88,7 +88,7 @@ def test_a_cli_model_with_its_history_shows_on_every_page(cli_files: dict[str, b
         ("big.history.json", cli_files["big.history.json"]),
     )
     assert current(app) == "big · gpt4 · 400"
-    assert runs(app)["big · gpt4 · 400"] == HISTORY_KIND and len(runs(app)) == 2
+    assert runs(app)["big · gpt4 · 400"] == RunKind.MODEL_HISTORY and len(runs(app)) == 2
     caption = " ".join(texts_of(app.sidebar.caption))
     assert "big.model with its merge history (big.history.json), trained outside the app" in caption
     # Train: the history's metrics, the merge log with counts and ties, the history download
@@ -133,7 +133,10 @@ def test_a_history_added_after_its_model_replaces_the_model_alone(
     assert runs(app)["big · gpt4 · 400"] == "model"
     assert any("no merge history" in text for text in texts_of(app.info))
     upload(app, ("big.history.json", cli_files["big.history.json"]))
-    assert runs(app) == {"Shakespeare · gpt4 · 2k": "text", "big · gpt4 · 400": HISTORY_KIND}
+    assert runs(app) == {
+        "Shakespeare · gpt4 · 2k": "text",
+        "big · gpt4 · 400": RunKind.MODEL_HISTORY,
+    }
     assert not load_errors(app) and "count" in app.dataframe[-1].value.columns
 
 
@@ -142,7 +145,7 @@ def test_a_lone_pair_goes_together_whatever_their_names(cli_files: dict[str, byt
     upload(
         app, ("tok.model", cli_files["big.model"]), ("run-3.json", cli_files["big.history.json"])
     )
-    assert runs(app)["tok · gpt4 · 400"] == HISTORY_KIND
+    assert runs(app)["tok · gpt4 · 400"] == RunKind.MODEL_HISTORY
 
 
 def test_a_model_alone_still_loads_without_history(cli_files: dict[str, bytes]) -> None:
@@ -163,7 +166,7 @@ def test_runs_with_a_history_count_towards_the_sessions_limit(cli_files: dict[st
     ]
     upload(app, *pairs)
     assert len(runs(app)) == MAX_RUNS and "Shakespeare · gpt4 · 2k" not in runs(app)
-    assert set(runs(app).values()) == {HISTORY_KIND}
+    assert set(runs(app).values()) == {RunKind.MODEL_HISTORY}
 
 
 # --- bad input: a clear message, nothing lost -------------------------------------------------
@@ -231,15 +234,4 @@ def test_a_history_alone_asks_for_its_model_then_loads_with_it(
     assert "upload big.model" in load_errors(app)[0]
     upload(app, ("big.model", cli_files["big.model"]))  # the history is read again with it
     assert not load_errors(app)
-    assert runs(app)["big · gpt4 · 400"] == HISTORY_KIND
-
-
-def test_pairing_refuses_what_it_cannot_tell_apart() -> None:
-    assert pair_histories(["a.model", "b.model"], ["b-history.json", "a.history.json"]) == {
-        "b-history.json": "b.model",
-        "a.history.json": "a.model",
-    }
-    with pytest.raises(HistoryUploadError, match=r"x\.json: which \.model is it the history of"):
-        pair_histories(["a.model", "b.model"], ["x.json"])
-    with pytest.raises(HistoryUploadError, match=r"are both histories of a\.model"):
-        pair_histories(["a.model"], ["a.history.json", "a-history.json"])
+    assert runs(app)["big · gpt4 · 400"] == RunKind.MODEL_HISTORY

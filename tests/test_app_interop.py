@@ -9,7 +9,6 @@ The bundled vocabularies load once per test process (o200k_base takes about 2 s)
 from __future__ import annotations
 
 import json
-import re
 
 import pandas as pd
 import pyarrow as pa
@@ -21,7 +20,6 @@ from explorer.exports import encoder_json, tiktoken_text, tokenizer_json, vocab_
 from explorer.formats import model_text
 from explorer.lineage import parents
 from tests.app_support import open_app, texts_of
-from ui import train_form as form
 from ui import train_support as ts
 from ui.compare_charts import language_rows
 from ui.run_spec import RunSpec
@@ -182,35 +180,6 @@ def test_every_format_loads_back_as_the_same_tokenizer(small: Tokenizer) -> None
         assert item.tokenizer.encode(text) == small.encode(text), item.spec.source
         assert item.spec.vocab_size == 300 and item.spec.pattern == "gpt4"
     assert loaded[3].spec.pattern == "gpt2"  # GPT-2's files hold no pattern: GPT-2's own
-
-
-def test_a_tiktoken_pattern_comes_from_the_name_or_the_choice(small: Tokenizer) -> None:
-    data = tiktoken_text(small).encode()
-    (by_name,) = ts.tokenizer_uploads([("my_o200k_copy.tiktoken", data)])
-    assert by_name.spec.pattern == "o200k"
-    (chosen,) = ts.tokenizer_uploads([("ranks.tiktoken", data)], tiktoken_pattern="none")
-    assert chosen.spec.pattern == "none"
-
-
-BAD_FILES = [
-    ("bad.tiktoken", b"YQ== 0\nnot a line\n", "bad.tiktoken, line 2: expected 'BASE64TOKEN RANK'"),
-    ("gap.tiktoken", b"YQ== 0\n", "gap.tiktoken: no line has rank 1; ranks must be 0, 1, 2"),
-    ("tokenizer.json", b'{"model": ', "tokenizer.json, line 1, column 11: not valid JSON"),
-    (
-        "tokenizer.json",
-        b'{"model": {"type": "WordPiece"}}',
-        "tokenizer.json, model.type: not a byte-level BPE model",
-    ),
-    ("encoder.json", b'{"a": 0}', "GPT-2's format is two files, encoder.json"),
-    ("notes.bin", b"\x00\x01", "notes.bin: this is not a tokenizer file the explorer can tell"),
-]
-
-
-@pytest.mark.parametrize(("name", "data", "message"), BAD_FILES, ids=lambda v: str(v)[:12])
-def test_a_malformed_file_says_what_is_wrong(name: str, data: bytes, message: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(message)) as error:
-        ts.tokenizer_uploads([(name, data)])
-    assert isinstance(error.value, (FormatError, form.InputError))
 
 
 def test_a_failed_load_is_shown_and_the_session_kept() -> None:

@@ -205,7 +205,8 @@ def test_search_filters_the_log(app: AppTest) -> None:
 
 def test_a_loaded_model_shows_its_merges_without_history(app: AppTest) -> None:
     text = model_text(Tokenizer([(97, 97), (256, 98)]))
-    spec, _ = ts.model_upload("mine.model", text.encode())
+    (loaded,) = ts.tokenizer_uploads([("mine.model", text.encode())])
+    spec = loaded.spec
     app.session_state["runs"][spec.name] = spec
     app.session_state["texts"][spec.text_key] = (text,)
     app.session_state["pending_run"] = spec.name
@@ -236,12 +237,13 @@ def test_a_bad_upload_names_the_file(data: bytes, message: str) -> None:
 
 def test_a_malformed_model_names_the_line() -> None:
     with pytest.raises(FormatError, match=re.escape("bad.model, line 4: expected two token ids")):
-        ts.model_upload("bad.model", b"minbpe v1\n\n0\n97 x\n")
+        ts.tokenizer_uploads([("bad.model", b"minbpe v1\n\n0\n97 x\n")])
 
 
 def test_a_model_upload_becomes_a_model_run() -> None:
     tokenizer = Tokenizer([(97, 97)], pattern=explorer.pretokenize.GPT4_PATTERN)
-    spec, text = ts.model_upload("t.model", model_text(tokenizer).encode())
+    (loaded,) = ts.tokenizer_uploads([("t.model", model_text(tokenizer).encode())])
+    spec, text = loaded.spec, loaded.texts[0]
     assert spec == RunSpec(
         name="t · gpt4 · 257",
         source="t.model",

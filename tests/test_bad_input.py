@@ -183,23 +183,36 @@ def upload_text(name: str, data: bytes) -> object:
     return form.upload_corpus([("fine.txt", b"fine"), (name, data)])
 
 
-LOADERS = pytest.mark.parametrize("load", [upload_text, ts.model_upload], ids=["text", "model"])
+def upload_tokenizer(name: str, data: bytes) -> object:
+    """What the Train page's tokenizer loader does with one uploaded file."""
+    return ts.tokenizer_uploads([(name, data)])
+
+
+LOADERS = pytest.mark.parametrize(
+    ("load", "error"),
+    [(upload_text, form.InputError), (upload_tokenizer, FormatError)],
+    ids=["text", "model"],
+)
 
 
 @LOADERS
-def test_1a_non_utf8_bytes_name_the_file_and_the_byte(load: Callable[[str, bytes], object]) -> None:
-    with pytest.raises(form.InputError) as error:
+def test_1a_non_utf8_bytes_name_the_file_and_the_byte(
+    load: Callable[[str, bytes], object], error: type[ValueError]
+) -> None:
+    with pytest.raises(error) as error_info:
         load("notes.txt", "café au lait".encode("latin-1"))
-    assert str(error.value) == (
+    assert str(error_info.value) == (
         "notes.txt is not UTF-8 text: byte 3 (0xe9) cannot be decoded. Save it as UTF-8."
     )
 
 
 @LOADERS
-def test_1b_an_empty_file_is_named(load: Callable[[str, bytes], object]) -> None:
-    with pytest.raises(form.InputError) as error:
+def test_1b_an_empty_file_is_named(
+    load: Callable[[str, bytes], object], error: type[ValueError]
+) -> None:
+    with pytest.raises(error) as error_info:
         load("notes.txt", b"")
-    assert str(error.value) == "notes.txt is empty: choose a file with some text in it."
+    assert str(error_info.value) == "notes.txt is empty: choose a file with some text in it."
 
 
 # --- 2, 3, 4. settings the engine refuses -----------------------------------------------------
@@ -305,7 +318,7 @@ def test_4b_a_catastrophic_pattern_on_a_text_to_encode(
 )
 def test_5a_a_malformed_model_names_the_file_and_line(data: bytes, message: str) -> None:
     with pytest.raises(FormatError) as error:
-        ts.model_upload("bad.model", data)
+        upload_tokenizer("bad.model", data)
     assert str(error.value).startswith(message), str(error.value)
 
 
@@ -322,13 +335,14 @@ def test_5a_a_malformed_model_names_the_file_and_line(data: bytes, message: str)
 )
 def test_5b_a_malformed_merges_json_names_the_file_and_key(text: str, message: str) -> None:
     with pytest.raises(FormatError) as error:
-        ts.model_upload("bad.json", text.encode())
+        upload_tokenizer("bad.json", text.encode())
     assert str(error.value).startswith(message), str(error.value)
 
 
 def test_5b_a_merges_json_loads_as_a_tokenizer_without_a_pattern() -> None:
     tokenizer = train("aaabdaaabac", 259, pattern="none").tokenizer
-    spec, text = ts.model_upload("classic.json", merges_json(tokenizer).encode())
+    (loaded,) = ts.tokenizer_uploads([("classic.json", merges_json(tokenizer).encode())])
+    spec, text = loaded.spec, loaded.texts[0]
     assert spec.kind == "model" and spec.pattern == "none" and spec.vocab_size == 259
     assert spec.name == "classic · none · 259" and spec.source == "classic.json"
     assert text == model_text(tokenizer)  # the run keeps .model text, as a .model does
@@ -336,7 +350,7 @@ def test_5b_a_merges_json_loads_as_a_tokenizer_without_a_pattern() -> None:
 
 def test_5c_a_failed_load_is_shown_and_the_runs_kept() -> None:
     with pytest.raises(FormatError) as error:
-        ts.model_upload("bad.model", b"minbpe v1\n\n0\n97 x\n")
+        upload_tokenizer("bad.model", b"minbpe v1\n\n0\n97 x\n")
     app = opened("train")
     before = session(app)
     app.session_state["train_model_error"] = str(error.value)  # what the loader keeps
@@ -489,7 +503,8 @@ def test_8b_a_1mb_text_is_counted_whole_and_drawn_in_part() -> None:
     assert not app.exception
     tokens = metric(app, "Tokens")
     assert metric(app, "Characters") == 1_000_000 and tokens > 200_000
-    assert app.get("html")[0].proto.body.count("<span") == 10_000
+    drawn = app.get("html")[0].proto.body
+    assert drawn.count('<span class="c-') == 10_000  # token spans, not their cards
     assert (
         f"Showing the first 10,000 of {tokens:,} tokens; the counts above cover the whole text."
         in (texts_of(app.caption))

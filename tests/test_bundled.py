@@ -19,11 +19,11 @@ from tiktoken_ext import openai_public
 
 from explorer import bundled
 from explorer.bundled import BUNDLED, BUNDLED_NAMES, BundledError, load_bundled
+from explorer.byte_map import bytes_to_unicode
 from explorer.cli import main
 from explorer.exports import tokenizer_json
 from explorer.lineage import parents
 from explorer.merging import merge_ids
-from explorer.render import bytes_to_unicode
 from explorer.tokenizer import SpecialTokenError
 from tests.conftest import shared_path
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from explorer.cli import main
+from explorer.exports import encoder_json, tokenizer_json, vocab_bpe
+from explorer.formats import load_model
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (
@@ -145,7 +147,7 @@ def _error_cases(tmp: Path, prefix: Path) -> dict[str, tuple[list[str | Path], b
         ("unknown special", "is not a special token"),
         ("unknown id", "token id 99999"),
         ("non-numeric id", "item 2 of stdin, 'two', is not a token id"),
-        ("text as model", "expected 'minbpe v1' or 'bpe v1' on line 1"),
+        ("text as model", "text.txt: this is not a tokenizer file the explorer can tell"),
     ],
 )
 def test_bad_input_is_one_error_line(
@@ -175,3 +177,21 @@ def test_main_returns_the_exit_status(trained: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err.startswith("error: argument COMMAND: invalid choice")
     assert main(["info", str(trained)]) == 1  # the prefix, not the .model file
     assert capsys.readouterr().err.startswith("error: cannot open ")
+
+
+def test_any_tokenizer_file_the_app_loads_encodes_as_the_model_does(
+    trained: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tokenizer = load_model(f"{trained}.model")
+    (tmp_path / "tok.tokenizer.json").write_text(tokenizer_json(tokenizer), encoding="utf-8")
+    (tmp_path / "encoder.json").write_text(encoder_json(tokenizer), encoding="utf-8")
+    (tmp_path / "vocab.bpe").write_text(vocab_bpe(tokenizer), encoding="utf-8")
+    text = tmp_path / "in.txt"
+    text.write_text("Bonjour 안녕하세요 🙂 same pair again", encoding="utf-8")
+    assert main(["encode", f"{trained}.model", str(text)]) == 0
+    expected = capsys.readouterr().out
+    for model in ("tok.tokenizer.json", "encoder.json", "vocab.bpe"):  # GPT-2's: either file
+        assert main(["encode", str(tmp_path / model), str(text)]) == 0, model
+        assert capsys.readouterr().out == expected, model
+    assert main(["info", str(tmp_path / "tok.tokenizer.json")]) == 0
+    assert capsys.readouterr().out.startswith("vocab size: 320 (256 bytes + 64 merges)")

@@ -11,7 +11,8 @@ from tests.conftest import ROOT
 def test_import_explorer_leaves_ui_libraries_unimported() -> None:
     code = (
         "import sys, explorer, explorer.cli, explorer.formats, explorer.lineage, "
-        "explorer.render, explorer.stats, explorer.bundled, explorer.imports, explorer.exports\n"
+        "explorer.render, explorer.stats, explorer.bundled, explorer.imports, explorer.exports, "
+        "explorer.loading, explorer.file_kinds, explorer.byte_map\n"
         "loaded = [m for m in ('streamlit', 'pandas', 'altair', 'numpy') if m in sys.modules]\n"
         "print(','.join(loaded))"
     )

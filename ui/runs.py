@@ -25,9 +25,9 @@ from explorer import (
 from explorer.bundled import bundled_name
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
+from explorer.loading import parse_model_with_history
 from explorer.pretokenize import PatternError, compile_pattern, preset_name, resolve_pattern
 from ui import state as keys
-from ui.history_runs import parse_model_with_history
 from ui.run_spec import RunKind, RunSpec, run_name, text_key
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
