@@ -34,14 +34,15 @@ class LineageNode:
     right: LineageNode | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VocabEntry:
     """One row of the vocabulary table.
 
-    step, left, right and count are None for bytes and special tokens (count also when
-    there is no history). intermediate_only says a merged token was only a stepping stone:
-    it has no use in the final encoding of the training corpus. It is None when the
-    history carries no usage.
+    step, left, right, count and merged are None for bytes and special tokens (count and
+    merged also when there is no history). uses is None when the history carries no
+    usage (none given, or cut shorter than the run). intermediate_only says a merged
+    token was only a stepping stone: it has no use in the final encoding of the
+    training corpus; None when usage is unknown. descendants is None when not counted.
     """
 
     id: int
@@ -51,10 +52,18 @@ class VocabEntry:
     right: int | None
     step: int | None
     count: int | None
-    uses: int
-    descendants: int
+    uses: int | None
+    descendants: int | None
     intermediate_only: bool | None
     is_special: bool
+    merged: int | None = None
+
+    @property
+    def kind(self) -> str:
+        """ "byte", "merge" or "special"."""
+        if self.is_special:
+            return "special"
+        return "byte" if self.step is None else "merge"
 
 
 def parents(tokenizer: Tokenizer, token_id: int) -> tuple[int, int] | None:
@@ -226,19 +235,48 @@ def dot_escape(text: str) -> str:
     return text.replace("\r\n", "\\n").replace("\r", "\\n").replace("\n", "\\n")
 
 
-def vocab_entries(tokenizer: Tokenizer, history: MergeHistory | None = None) -> list[VocabEntry]:
+def vocab_entries(
+    tokenizer: Tokenizer, history: MergeHistory | None = None, *, descendants: bool = True
+) -> list[VocabEntry]:
     """One entry per id (bytes, merges, special tokens), ascending.
 
     A history longer than the tokenizer is cut to it (its usage is then unknown, as
-    `MergeHistory.truncated` says). Usage comes from `history.token_usage`.
+    `MergeHistory.truncated` says). Usage comes from `history.token_usage`. Counting
+    descendants takes seconds for 200,000 tokens: `descendants=False` leaves them None.
 
     >>> tok = Tokenizer([(97, 97), (256, 97)])
-    >>> [(e.id, e.descendants, e.intermediate_only) for e in vocab_entries(tok)][-3:]
-    [(255, 0, None), (256, 1, None), (257, 0, None)]
+    >>> [(e.id, e.kind, e.descendants, e.uses) for e in vocab_entries(tok)][-3:]
+    [(255, 'byte', 0, None), (256, 'merge', 1, None), (257, 'merge', 0, None)]
     """
-    history = _matching_history(tokenizer, history)
-    counts = descendant_counts(tokenizer)
-    return [_entry(tokenizer, token_id, history, counts[token_id]) for token_id in counts]
+    history = matching_history(tokenizer, history)
+    counts = descendant_counts(tokenizer) if descendants else {}
+    usage = history.token_usage if history is not None else {}
+    steps = history.steps if history is not None else ()
+    size, merges, specials = tokenizer.vocab_size, tokenizer.merges, tokenizer.special_by_id
+    entries: list[VocabEntry] = []
+    for token_id in all_ids(tokenizer):  # no per-id checks: 200,000 tokens in a second
+        merge = steps[token_id - 256] if steps and 256 <= token_id < size else None
+        step = token_id - 256 if 256 <= token_id < size else None
+        left, right = (None, None) if step is None else merges[step]
+        token = tokenizer.vocab[token_id] if token_id < size else specials[token_id].encode()
+        uses = usage.get(token_id, 0)
+        entries.append(
+            VocabEntry(
+                id=token_id,
+                token=token,
+                length=len(token),
+                left=left,
+                right=right,
+                step=step,
+                count=None if merge is None else merge.count,
+                uses=uses if usage else None,
+                descendants=counts.get(token_id) if descendants else None,
+                intermediate_only=(step is not None and uses == 0) if usage else None,
+                is_special=token_id in specials,
+                merged=None if merge is None else merge.merged,
+            )
+        )
+    return entries
 
 
 def _check_id(tokenizer: Tokenizer, token_id: int) -> None:
@@ -249,29 +287,6 @@ def _check_id(tokenizer: Tokenizer, token_id: int) -> None:
             f"{tokenizer.vocab_size - 1}"
             + (f" or a special token id {specials}" if specials else "")
         )
-
-
-def _entry(
-    tokenizer: Tokenizer, token_id: int, history: MergeHistory | None, descendant_count: int
-) -> VocabEntry:
-    token = tokenizer.token_bytes(token_id)
-    step = creation_step(tokenizer, token_id)
-    left, right = parents(tokenizer, token_id) or (None, None)
-    usage = history.token_usage if history is not None else {}
-    uses = usage.get(token_id, 0)
-    return VocabEntry(
-        id=token_id,
-        token=token,
-        length=len(token),
-        left=left,
-        right=right,
-        step=step,
-        count=None if history is None or step is None else history.steps[step].count,
-        uses=uses,
-        descendants=descendant_count,
-        intermediate_only=(step is not None and uses == 0) if usage else None,
-        is_special=token_id in tokenizer.special_by_id,
-    )
 
 
 def _reading_order(tokenizer: Tokenizer, token_ids: Sequence[int]) -> list[int]:
@@ -300,7 +315,15 @@ def _node_style(token_id: int, root: int | None) -> str:
     return ""
 
 
-def _matching_history(tokenizer: Tokenizer, history: MergeHistory | None) -> MergeHistory | None:
+def matching_history(tokenizer: Tokenizer, history: MergeHistory | None) -> MergeHistory | None:
+    """The history cut to the tokenizer's merges (a view of a run at a smaller size), or
+    None for none; a LineageError if its merges are not the tokenizer's.
+
+    >>> from explorer.train import train
+    >>> run = train("aaabdaaabac", 259, pattern="none")
+    >>> len(matching_history(run.tokenizer.at_vocab_size(257), run.history).steps)
+    1
+    """
     if history is None:
         return None
     history = history.truncated(tokenizer.vocab_size)

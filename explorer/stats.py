@@ -51,7 +51,15 @@ def text_stats(tokenizer: Tokenizer, text: str) -> TextStats:
     >>> text_stats(Tokenizer([(97, 97)]), "aaé")
     TextStats(chars=3, bytes=4, tokens=3, bytes_per_token=1.3333333333333333, chars_per_token=1.0)
     """
-    tokens = len(tokenizer.encode(text, disallowed_special=()))
+    return counted_stats(text, len(tokenizer.encode(text, disallowed_special=())))
+
+
+def counted_stats(text: str, tokens: int) -> TextStats:
+    """The TextStats of a text already encoded into `tokens` tokens, without encoding again.
+
+    >>> counted_stats("héllo", 2).bytes_per_token, counted_stats("", 0).chars_per_token
+    (3.0, 0.0)
+    """
     size = byte_length(text)
     return TextStats(len(text), size, tokens, _ratio(size, tokens), _ratio(len(text), tokens))
 

@@ -239,3 +239,16 @@ def test_graphviz_accepts_the_dot_text() -> None:
         dot = lineage_dot(tokenizer, token, label=lambda b: b.decode("utf-8", "replace"))
         run = subprocess.run(["dot", "-Tsvg"], input=dot, capture_output=True, text=True)
         assert run.returncode == 0 and not run.stderr, run.stderr
+
+
+def test_vocab_entries_serve_the_vocabulary_table() -> None:
+    """What the Vocabulary page shows per token: kind, merged weight, uses unknown when cut."""
+    result = train("aaabdaaabac", 259, pattern="none")
+    entries = vocab_entries(result.tokenizer, result.history, descendants=False)
+    assert {e.kind for e in entries[:256]} == {"byte"} and entries[256].kind == "merge"
+    assert [(e.count, e.merged) for e in entries[256:]] == [
+        (s.count, s.merged) for s in result.history.steps
+    ]
+    assert all(e.descendants is None for e in entries)
+    cut = vocab_entries(result.tokenizer.at_vocab_size(258), result.history, descendants=False)
+    assert all(e.uses is None and e.intermediate_only is None for e in cut)
