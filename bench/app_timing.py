@@ -399,10 +399,11 @@ def time_server_steps(text: str, steps: int) -> ServerSteps:
     """
     from explorer import tokens_to_html, train
     from ui import animation as anim
+    from ui.formatting import excerpt
 
     result = train([text], VOCAB_SIZE, pattern=PATTERN)
     tokenizer, history = result.tokenizer, result.history
-    passage = anim.default_passage(text)
+    passage = excerpt(text, anim.PASSAGE_CHARS)
     table = anim.step_table(history, tokenizer)
     count_spec = anim.chart_spec(anim.count_chart(table))
     length_spec = anim.chart_spec(anim.length_chart(table))

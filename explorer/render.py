@@ -241,8 +241,12 @@ def tokens_to_html(
     highlight: Collection[int] = (),
     num_merges: int | None = None,
     titles: bool = True,
+    byte_symbols: bool = False,
 ) -> str:
     """Tokens inline as coloured spans, each with a details card; all token text is escaped.
+
+    byte_symbols shows each byte as GPT-2's printable stand-in (Ġ for a space), as
+    `render_token` does, instead of the text.
 
     `highlight` holds positions in `ids` to outline; special tokens are dark and bold.
     Hovering, focusing (Tab) or tapping a token opens its card: token_title's text, also
@@ -262,7 +266,8 @@ def tokens_to_html(
     parts = [_style_block(colors), '<div class="bpe">']
     for index, (token, color) in enumerate(zip(ids, colors)):
         if token not in bodies:
-            bodies[token] = _token_body(tokenizer, token, show_ids, visible_whitespace, titles)
+            shown = _shown_text(tokenizer.token_bytes(token), visible_whitespace, byte_symbols)
+            bodies[token] = _token_body(tokenizer, token, shown, show_ids, titles)
         text, card = bodies[token]
         special = " s" if token in tokenizer.special_by_id else ""
         outline = " h" if index in marked else ""
@@ -272,12 +277,17 @@ def tokens_to_html(
     return "".join(parts)
 
 
+def _shown_text(data: bytes, visible_whitespace: bool, byte_symbols: bool) -> str:
+    """A token's text as escaped HTML: GPT-2's byte symbols, or the text (hex isolated)."""
+    if byte_symbols:
+        return html.escape(render_token(data, byte_symbols=True))
+    return _text_html(data, visible_whitespace, keep_layout=True)
+
+
 def _token_body(
-    tokenizer: Tokenizer, token: int, show_ids: bool, visible_whitespace: bool, titles: bool
+    tokenizer: Tokenizer, token: int, text: str, show_ids: bool, titles: bool
 ) -> tuple[str, str]:
-    """A token's escaped text with its optional id, and its card's HTML ("" without titles)."""
-    data = tokenizer.token_bytes(token)
-    text = _text_html(data, visible_whitespace, keep_layout=True)
+    """A token's shown text with its optional id, and its card's HTML ("" without titles)."""
     sub = f"<sub>{token}</sub>" if show_ids else ""
     return text + sub, _card_html(tokenizer, token) if titles else ""
 

@@ -14,6 +14,7 @@ import streamlit as st
 from explorer import MergeHistory, Tokenizer, tokens_to_html
 from ui import animation as anim
 from ui import state as keys
+from ui.formatting import excerpt
 from ui.run_spec import RunKind
 from ui.runs import (
     Run,
@@ -59,10 +60,10 @@ def corpus_passage(run: Run) -> str:
     """The start of the run's corpus (a word table's words); a .model has none: a sample."""
     texts = texts_of(run.spec)
     if run.spec.kind is RunKind.MODEL or not texts:
-        return anim.default_passage(sample_text(DEFAULT_SAMPLE))
+        return excerpt(sample_text(DEFAULT_SAMPLE), anim.PASSAGE_CHARS)
     if run.spec.kind is RunKind.WORD_COUNTS:
         return anim.words_passage(texts[0])
-    return anim.default_passage(texts[0])
+    return excerpt(texts[0], anim.PASSAGE_CHARS)
 
 
 def sync_passage(run: Run) -> None:

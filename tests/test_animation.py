@@ -13,6 +13,7 @@ from explorer import MergeHistory, MergeStep, StopReason, Tokenizer, train
 from explorer.render import token_color, tokens_to_html
 from ui import animation as anim
 from ui import state as keys
+from ui.formatting import excerpt
 
 CLASSIC = "aaabdaaabac"
 PROSE = "the cat sat on the mat; then the three thin cats ate the rest. " * 8
@@ -39,11 +40,11 @@ def frame_at(tokenizer: Tokenizer, step: int, passage: str) -> anim.Frame:
 
 def test_default_passage_ends_at_a_word_boundary() -> None:
     text = "word " * 200
-    passage = anim.default_passage(text)
+    passage = excerpt(text, anim.PASSAGE_CHARS)
     assert len(passage) <= anim.PASSAGE_CHARS
     assert passage.endswith("word")
-    assert anim.default_passage("short") == "short"
-    assert anim.default_passage("x" * 1000, limit=10) == "x" * 10  # no space: a hard cut
+    assert excerpt("short", anim.PASSAGE_CHARS) == "short"
+    assert excerpt("x" * 1000, 10) == "x" * 10  # no space: a hard cut
 
 
 def test_the_classic_frames(classic) -> None:

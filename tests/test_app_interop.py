@@ -20,7 +20,7 @@ from explorer.exports import encoder_json, tiktoken_text, tokenizer_json, vocab_
 from explorer.formats import model_text
 from explorer.lineage import parents
 from tests.app_support import open_app, texts_of
-from ui import train_support as ts
+from ui import tokenizer_files as ts
 from ui.compare_charts import language_rows
 from ui.run_spec import RunSpec
 from ui.runs import MAX_RUNS, bundled_spec

@@ -13,8 +13,8 @@ from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
 from ui import merge_log as log
 from ui import progress
+from ui import tokenizer_files as ts
 from ui import train_form as form
-from ui import train_support as ts
 from ui.run_spec import RunSpec
 
 PAGES = "pages"  # the folder open_app switches into (tests/app_support.py)

@@ -35,7 +35,7 @@ def test_search_finds_a_token_with_its_parents_and_lineage() -> None:
     assert rows["parents"].tolist() == ["'aaa' + 'b'"]
     assert any("**1** of 259 tokens match" in text for text in texts_of(app.caption))
     assert app.selectbox(key="vocab_token").value == 258
-    assert "was created at step 2 from `'aaa'` + `'b'` (count 2)." in texts_of(app.markdown)[0]
+    assert "was created at step 3 from `'aaa'` + `'b'` (count 2)." in texts_of(app.markdown)[0]
     dot = lineage_dot(app)
     for node in ('t258 [label="aaab\\n258"', "t257", "t256", "t97", "t98", "t257 -> t258"):
         assert node in dot
@@ -125,7 +125,7 @@ def test_a_loaded_model_with_a_special_token() -> None:
     assert len(rows) == 260 and "count" not in rows.columns
     assert metrics(app)["Tokens"] == "259"
     assert next(m for m in app.metric if m.label == "Tokens").proto.delta == "+ 1 special"
-    assert "created at step 2 from `'aaa'` + `'b'`." in texts_of(app.markdown)[0]
+    assert "created at step 3 from `'aaa'` + `'b'`." in texts_of(app.markdown)[0]
     app.selectbox(key="vocab_filter").set_value("Special tokens").run()
     assert table(app)["token"].tolist() == ["<|end|>"]
     assert app.selectbox(key="vocab_token").value == 259

@@ -89,17 +89,17 @@ import explorer.pretokenize
 from explorer import FormatError, Tokenizer, tokens_to_html, train
 from explorer.formats import merges_json, model_text
 from explorer.pretokenize import PatternError, compile_pattern
+from explorer.stats import counted_stats
 from tests.app_support import open_app, texts_of
 from ui import animation as anim
 from ui import formatting as fmt
 from ui import progress
 from ui import state as keys
+from ui import tokenizer_files as ts
 from ui import train_form as form
-from ui import train_support as ts
 from ui.run_spec import RunSpec, text_key
 from ui.runs import MAX_APP_VOCAB_SIZE
 from ui.samples import sample_text
-from ui.token_view import count_stats
 
 EOT = "<|endoftext|>"
 CONTROL = "a\x00b\x1bc\u200bd\re\r\nf"
@@ -460,7 +460,7 @@ def test_7d_a_lone_surrogate_is_counted_and_shown_as_bytes() -> None:
     tokenizer = Tokenizer([(97, 98)])
     ids = tokenizer.encode(text)
     assert ids == [97, 0xED, 0xA0, 0x80, 98]
-    assert count_stats(text, len(ids)).bytes == 5
+    assert counted_stats(text, len(ids)).bytes == 5
     frame = anim.passage_frame(tokenizer, tokenizer, text, None)
     assert frame.after.ids == ids
     html_text = tokens_to_html(tokenizer, ids)

@@ -25,6 +25,7 @@ from explorer.corpus import parse_word_counts
 from explorer.history import MergeStep, StopReason
 from explorer.render import token_color
 from ui import state as keys
+from ui.formatting import excerpt
 
 SPEEDS = (0.5, 1, 2, 5, 10, 25, 50, 100)
 DEFAULT_SPEED = 1
@@ -38,21 +39,6 @@ MAX_CHART_POINTS = 600  # per chart line; the marked step is always exact
 # --- the passage at a step ---------------------------------------------------------
 
 
-def default_passage(text: str, limit: int = PASSAGE_CHARS) -> str:
-    """The first `limit` characters of text, cut at the last line break or space if near.
-
-    >>> default_passage("one two three", limit=9)
-    'one two'
-    >>> default_passage("abcdefghij", limit=4)
-    'abcd'
-    """
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    cut = max(head.rfind("\n"), head.rfind(" "))
-    return head[:cut] if cut >= limit // 2 else head
-
-
 def words_passage(table: str, limit: int = PASSAGE_CHARS) -> str:
     """The words of a `word count` table, once each: the text its merges work on.
 
@@ -62,8 +48,8 @@ def words_passage(table: str, limit: int = PASSAGE_CHARS) -> str:
     try:
         words = parse_word_counts(table)
     except ValueError:
-        return default_passage(table, limit)
-    return default_passage(" ".join(words), limit)
+        return excerpt(table, limit)
+    return excerpt(" ".join(words), limit)
 
 
 @dataclass(frozen=True)

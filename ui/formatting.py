@@ -38,3 +38,19 @@ def format_ids(ids: list[int], limit: int = 300) -> str:
     if len(ids) <= limit:
         return str(ids)
     return f"{str(ids[:limit])[:-1]}, … ({len(ids) - limit:,} more)]"
+
+
+def excerpt(text: str, limit: int) -> str:
+    """The start of a text, cut at a line or word break near `limit` characters.
+
+    >>> excerpt("one two three", 9)
+    'one two'
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    for stop in ("\n", " "):
+        cut = head.rfind(stop)
+        if cut > limit // 2:
+            return head[:cut].rstrip()
+    return head

@@ -15,7 +15,8 @@ from typing import Any
 import streamlit as st
 
 from explorer import Tokenizer, tokens_to_html
-from explorer.stats import TextStats, byte_length, tokens_at_every_size
+from explorer.stats import TextStats, counted_stats, tokens_at_every_size
+from ui.formatting import excerpt
 from ui.run_spec import RunKind
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
@@ -48,23 +49,7 @@ def encode_cached(_tokenizer: Tokenizer, run_key: str, vocab_size: int, text: st
     ids = tuple(_tokenizer.encode(text, allowed_special="all"))
     specials = _tokenizer.special_by_id
     found = tuple(sorted({specials[i] for i in ids if i in specials}))
-    return EncodedText(ids, count_stats(text, len(ids)), found)
-
-
-def count_stats(text: str, tokens: int) -> TextStats:
-    """Characters, bytes and tokens, with ratios (0.0 for an empty text).
-
-    >>> count_stats("héllo", 2).bytes_per_token
-    3.0
-    """
-    size = byte_length(text)
-    return TextStats(
-        len(text),
-        size,
-        tokens,
-        size / tokens if tokens else 0.0,
-        len(text) / tokens if tokens else 0.0,
-    )
+    return EncodedText(ids, counted_stats(text, len(ids)), found)
 
 
 @st.cache_data(max_entries=32, ttl="1h", show_spinner=False)
@@ -108,22 +93,6 @@ def id_list(ids: Sequence[int], separator: str = " ", limit: int | None = None) 
     '258, 100, 258'
     """
     return separator.join(str(i) for i in ids[:limit])
-
-
-def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """The start of a text, cut at a line or word break near `limit` characters.
-
-    >>> excerpt("one two three", 9)
-    'one two'
-    """
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    for stop in ("\n", " "):
-        cut = head.rfind(stop)
-        if cut > limit // 2:
-            return head[:cut].rstrip()
-    return head
 
 
 def default_sample_excerpt(limit: int = EXCERPT_CHARS, *, avoid: str = "") -> str:

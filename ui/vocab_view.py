@@ -18,11 +18,10 @@ import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, render_token
 from explorer.lineage import (
-    LineageError,
-    all_ids,
     descendant_counts,
     descendants,
     lineage_dot,
+    vocab_entries,
 )
 from explorer.render import VISIBLE_WHITESPACE
 
@@ -55,7 +54,7 @@ INTERMEDIATE_HELP = (
 )
 COLUMNS = {  # how the table shows each column
     "id": st.column_config.NumberColumn(
-        "Id", format="%d", help="0–255 are bytes, merge step k makes 256 + k, specials come last"
+        "Id", format="%d", help="0–255 are bytes, merge k makes 255 + k, specials come last"
     ),
     "token": st.column_config.TextColumn(
         "Token",
@@ -65,7 +64,7 @@ COLUMNS = {  # how the table shows each column
     "length": st.column_config.NumberColumn("Bytes", format="plain", help="Length in bytes"),
     "parents": st.column_config.TextColumn("Parents", help="The two tokens merged to make it"),
     "step": st.column_config.NumberColumn(
-        "Step", format="%d", help="The merge step that created it (0 is the first merge)"
+        "Step", format="%d", help="The merge that created it: step k is merge k (1 is the first)"
     ),
     "count": st.column_config.NumberColumn(
         "Count at merge",
@@ -119,58 +118,33 @@ def vocab_table(
     descendants column is added by `with_descendants`, as counting them takes seconds
     for a 200,000-token vocabulary.
     """
-    tokenizer, history = _tokenizer, _matching(_tokenizer, _history)
-    ids = all_ids(tokenizer)
-    tokens = [tokenizer.token_bytes(i) for i in ids]
-    shown = [render(token) for token in tokens]
-    merges, specials = tokenizer.merges, len(ids) - tokenizer.vocab_size
-    none_bytes, none_specials = [None] * 256, [None] * specials
-    steps = [*none_bytes, *range(len(merges)), *none_specials]
-    known = usage_known(history, vocab_size)
-    usage = history.token_usage if history is not None and known else None
+    entries = vocab_entries(_tokenizer, _history, descendants=False)
+    shown = [render(entry.token) for entry in entries]
+    known = usage_known(_history, vocab_size)
     table = pd.DataFrame(
         {
-            "id": ids,
+            "id": [entry.id for entry in entries],
             "token": shown,
-            "plain": [token.decode("utf-8", errors="replace") for token in tokens],
-            "length": [len(token) for token in tokens],
-            "parents": [*[""] * 256, *(f"'{shown[a]}' + '{shown[b]}'" for a, b in merges)]
-            + [""] * specials,
-            "left": [*none_bytes, *(a for a, _ in merges), *none_specials],
-            "right": [*none_bytes, *(b for _, b in merges), *none_specials],
-            "step": steps,
-            "count": _step_values(history, steps, "count"),
-            "merged": _step_values(history, steps, "merged"),
-            "uses": [usage.get(i, 0) for i in ids] if usage is not None else None,
-            "intermediate": [s is not None and usage.get(i, 0) == 0 for i, s in zip(ids, steps)]
-            if usage
-            else None,
-            "kind": ["byte"] * 256 + ["merge"] * len(merges) + ["special"] * specials,
+            "plain": [entry.token.decode("utf-8", errors="replace") for entry in entries],
+            "length": [entry.length for entry in entries],
+            "parents": [
+                "" if e.left is None else f"'{shown[e.left]}' + '{shown[e.right]}'" for e in entries
+            ],
+            "left": [entry.left for entry in entries],
+            "right": [entry.right for entry in entries],
+            # people count merges from 1: merge k (step k) makes id 255 + k
+            "step": [None if entry.step is None else entry.step + 1 for entry in entries],
+            "count": [entry.count for entry in entries],
+            "merged": [entry.merged for entry in entries],
+            "uses": [entry.uses for entry in entries] if known else None,
+            "intermediate": [entry.intermediate_only for entry in entries] if known else None,
+            "kind": [entry.kind for entry in entries],
         }
     )
     for column in ("left", "right", "step", "count", "merged", "uses"):
         table[column] = table[column].astype("Int64")
     table["intermediate"] = table["intermediate"].astype("boolean")
     return table
-
-
-def _matching(tokenizer: Tokenizer, history: MergeHistory | None) -> MergeHistory | None:
-    """The history cut to the tokenizer's merges; a LineageError if they are not its own."""
-    if history is None:
-        return None
-    history = history.truncated(tokenizer.vocab_size)
-    if history.merges != tokenizer.merges:
-        raise LineageError(
-            "this history's merges are not the tokenizer's: pass the history it was trained with"
-        )
-    return history
-
-
-def _step_values(history: MergeHistory | None, steps: list[int | None], field: str) -> list:
-    """A MergeStep field for each merged token's step; None for bytes, specials, no history."""
-    if history is None:
-        return [None] * len(steps)
-    return [None if s is None else getattr(history.steps[s], field) for s in steps]
 
 
 @st.cache_resource(max_entries=4, ttl="6h", show_spinner="Counting every token's descendants…")

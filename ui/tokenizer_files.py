@@ -1,22 +1,25 @@
-"""Tokenizer files the Train page loads, as runs; the byte-symbol preview of a text.
+"""Tokenizer files the Train page loads, as runs, and the uploader that loads them.
 
 Reading the files is the engine's (`explorer.loading`: .model with or without its
 history JSON, merges JSON, tokenizer.json, .tiktoken, GPT-2's encoder.json and
-vocab.bpe); here each loaded tokenizer becomes a RunSpec. No Streamlit calls here.
+vocab.bpe); here each loaded tokenizer becomes a RunSpec, and `load_model_form` is the
+Train page's uploader for them.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import streamlit as st
 
 from explorer import MergeHistory, Tokenizer
 from explorer.file_kinds import FILE_SUFFIXES, MODEL_KINDS
 from explorer.loading import AUTO, LoadedTokenizer, load_uploads
 from explorer.pretokenize import preset_name
-from explorer.render import render_token, token_colors
+from ui import state as keys
 from ui.run_spec import RunKind, RunSpec, run_name, text_key
+from ui.runs import add_run, history_run_cached, imported_cached
 
 # --- tokenizers made elsewhere: read by explorer.loading, kept here as runs ------------------
 
@@ -95,22 +98,6 @@ def _as_run(item: LoadedTokenizer) -> Loaded:
 # --- the tokenized preview -----------------------------------------------------------------
 
 
-def byte_symbol_html(tokenizer: Tokenizer, ids: list[int]) -> str:
-    """Tokens as GPT-2 byte-symbol chips (Ġ for a space), coloured like the Tokens page."""
-    colors = token_colors(tokenizer, ids)
-    chips = [
-        f'<span style="background:{color}">'
-        f"{html.escape(render_token(tokenizer.token_bytes(token), byte_symbols=True))}</span>"
-        for token, color in zip(ids, colors)
-    ]
-    style = (
-        "<style>.bpe-sym{font-family:ui-monospace,Menlo,Consolas,monospace;line-height:2.1;"
-        "color:#1A1A1A;overflow-wrap:anywhere}.bpe-sym span{border-radius:3px;padding:1px 3px;"
-        "margin-right:3px}</style>"
-    )
-    return f'{style}<div class="bpe-sym">{"".join(chips)}</div>'
-
-
 def loaded_source(model_name: str, history_name: str) -> str:
     """What the sidebar calls a .model loaded with its history.
 
@@ -118,3 +105,68 @@ def loaded_source(model_name: str, history_name: str) -> str:
     'big.model with its merge history (big.history.json), trained outside the app'
     """
     return f"{model_name} with its merge history ({history_name}), trained outside the app"
+
+
+# --- the Train page's uploader -------------------------------------------------------
+
+
+def load_model() -> None:
+    """The loader's callback: add the newly uploaded files as runs, or keep why they failed.
+
+    Files already loaded stay in the uploader; only new ones are read, so a failed
+    half of GPT-2's pair (or a history without its .model) is read again with the other
+    half. A history uploaded after its .model finds it among the files already loaded.
+    """
+    state = st.session_state
+    state.pop(keys.TRAIN_MODEL_ERROR, None)
+    uploads = state.get(keys.TRAIN_MODEL_UPLOAD) or []
+    done: frozenset[str] = state.get(keys.TRAIN_MODEL_LOADED, frozenset())
+    new = [upload for upload in uploads if upload.file_id not in done]
+    if not new:
+        return
+    try:
+        loaded = tokenizer_uploads(
+            [(upload.name, upload.getvalue()) for upload in new],
+            tiktoken_pattern=state.get(keys.TRAIN_TIKTOKEN_PATTERN, AUTO),
+            earlier=[(file.name, file.getvalue()) for file in uploads if file.file_id in done],
+        )
+    except ValueError as exc:  # the loaders' errors name the file and what is wrong
+        state[keys.TRAIN_MODEL_ERROR] = str(exc)
+        return
+    for item in loaded:  # read once: keep what was parsed
+        if item.spec.kind is RunKind.IMPORTED:
+            imported_cached(item.spec.text_key, item.texts[0], item.tokenizer)
+        if item.history is not None:
+            history_run_cached(item.spec.text_key, *item.texts, (item.tokenizer, item.history))
+        add_run(item.spec, item.texts)
+    state[keys.TRAIN_MODEL_LOADED] = done | {upload.file_id for upload in new}
+
+
+def load_model_form() -> None:
+    with st.expander(
+        "Load a saved tokenizer (.model with or without its history, tokenizer.json, "
+        ".tiktoken, GPT-2's files)",
+        expanded=keys.TRAIN_MODEL_ERROR in st.session_state,
+    ):
+        st.file_uploader(
+            "A minbpe .model (such as one downloaded below) or merges JSON, with its "
+            "history JSON to explore every step (`python -m explorer train` writes X.model "
+            "and X.history.json: upload both); a Hugging Face tokenizer.json (byte-level "
+            "BPE); a tiktoken .tiktoken file; or GPT-2's encoder.json and vocab.bpe, both "
+            "at once",
+            type=LOADER_TYPES,
+            accept_multiple_files=True,
+            key=keys.TRAIN_MODEL_UPLOAD,
+            on_change=load_model,
+        )
+        st.selectbox(
+            "Pre-tokenizer for a .tiktoken file",
+            TIKTOKEN_PATTERNS,
+            format_func=TIKTOKEN_LABELS.__getitem__,
+            key=keys.TRAIN_TIKTOKEN_PATTERN,
+            help="A .tiktoken file lists only tokens and ranks, so choose the regex it was "
+            "made with. OpenAI's own files are recognised, with their special tokens.",
+            persist_state="session",
+        )
+        if keys.TRAIN_MODEL_ERROR in st.session_state:
+            st.error(f"This file cannot be loaded: {st.session_state[keys.TRAIN_MODEL_ERROR]}")

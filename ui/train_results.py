@@ -1,0 +1,224 @@
+"""The Train page's results: what training did, the text in tokens, the merge log, downloads.
+
+Each part takes a run (and the viewed vocab size) and draws itself; the data comes from
+the cached builders in ui/merge_log.py and ui/downloads.py.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from explorer import MergeHistory, Tokenizer, tokens_to_html
+from ui import downloads as export
+from ui import formatting as fmt
+from ui import merge_log as log
+from ui import state as keys
+from ui.run_spec import RunKind
+from ui.runs import (
+    Run,
+    RunSpec,
+    origin,
+    texts_of,
+    training_text_note,
+    view_tokenizer,
+    view_vocab_size,
+)
+from ui.token_view import encode_cached
+
+PREVIEW_CHARS = 2_000
+
+
+PREVIEW_WORDS = 50
+
+
+PREVIEW_HEIGHT = 240  # pixels: a long preview scrolls instead of pushing the log down
+
+
+SHORT_PREVIEW = 120  # tokens shown whole, ids included
+
+
+MAX_LOG_ROWS = 10_000  # rows sent to the browser; search reaches every merge
+
+
+def metrics(history: MergeHistory, vocab_size: int) -> None:
+    """What training did, at the viewed vocab size, and why it stopped."""
+    before, after = history.initial_length, history.length_at(vocab_size)
+    shrink = (after - before) / before if before else 0.0
+    values = [
+        ("Merges learned", f"{len(history.steps):,}", None),
+        ("Time taken", fmt.format_seconds(history.seconds), None),
+        ("Corpus bytes", f"{history.corpus_bytes:,}", None),
+        ("Tokens before", f"{before:,}", None),
+        (f"Tokens at {vocab_size:,}", f"{after:,}", f"{shrink:.0%}"),
+        ("Bytes per token", f"{before / after:.2f}" if after else "–", None),
+    ]
+    metric_row(values)
+    reason = history.stop_reason.describe()
+    if history.stop_reason.value == "vocab_size_reached":
+        st.caption(f"Training stopped because {reason}.")
+    else:
+        st.warning(f"Training stopped early, after {len(history.steps):,} merges: {reason}.")
+
+
+def model_metrics(spec: RunSpec, tokenizer: Tokenizer) -> None:
+    """A loaded tokenizer has merges but no history: say so and show what there is."""
+    st.info(
+        f"This tokenizer was {origin(spec)}, so there is no merge history: no counts, "
+        "timing or compression. Train on a text here to see those."
+    )
+    metric_row(
+        [
+            ("Merges", f"{len(tokenizer.merges):,}", None),
+            ("Vocab size", f"{tokenizer.vocab_size:,}", None),
+            ("Special tokens", f"{len(tokenizer.special_tokens):,}", None),
+        ]
+    )
+
+
+def metric_row(values: list[tuple[str, str, str | None]]) -> None:
+    """Metrics side by side; a delta is a change in corpus length, so down is good."""
+    for column, (label, value, delta) in zip(st.columns(len(values)), values):
+        column.metric(label, value, delta, delta_color="inverse")
+
+
+def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
+    """The training text (or its words) as tokens, at the viewed vocab size."""
+    note = training_text_note(run.spec)
+    if note:
+        st.caption(f"{note} Encode any text with it on the Tokens page.")
+    texts = texts_of(run.spec)
+    if not run.spec.kind.has_corpus or not texts:
+        return
+    what = "The words" if run.spec.kind is RunKind.WORD_COUNTS else "The training text"
+    st.markdown(f"**{what} in tokens** (vocab size {vocab_size:,})")
+    try:
+        if run.spec.kind is RunKind.WORD_COUNTS:
+            symbols = st.session_state[keys.TRAIN_BYTE_SYMBOLS]
+            words = log.words_cached(
+                run.key, vocab_size, texts[0], symbols, tokenizer, PREVIEW_WORDS
+            )
+            st.dataframe(
+                words,
+                hide_index=True,
+                column_config={"tokens": st.column_config.ListColumn("tokens")},
+            )
+            return
+        text = texts[0][:PREVIEW_CHARS]
+        ids = list(encode_cached(tokenizer, run.key, vocab_size, text).ids)
+    except ValueError as exc:
+        st.warning(f"The preview cannot be shown: {exc}")
+        return
+    symbols = st.session_state[keys.TRAIN_BYTE_SYMBOLS]
+    with st.container(
+        height=PREVIEW_HEIGHT if len(ids) > SHORT_PREVIEW else "content", border=False
+    ):
+        if symbols:
+            st.html(tokens_to_html(tokenizer, ids, byte_symbols=True))
+        else:
+            st.html(tokens_to_html(tokenizer, ids, visible_whitespace=True))
+    whole = len(texts[0]) <= PREVIEW_CHARS
+    shown = "The whole text" if whole else f"Its first {PREVIEW_CHARS:,} characters"
+    st.caption(f"{shown}: {len(ids):,} tokens. Hover a token for its id and how it was made.")
+    if len(ids) <= SHORT_PREVIEW:
+        st.code(fmt.format_ids(ids), language=None, wrap_lines=True)
+    else:
+        with st.expander(f"Token ids ({len(ids):,})"):
+            st.code(fmt.format_ids(ids), language=None, wrap_lines=True)
+
+
+LOG_CONFIG = {
+    "rank": st.column_config.NumberColumn("rank", format="%d", width="small"),
+    "id": st.column_config.NumberColumn("id", format="%d", width="small"),
+    "left": st.column_config.TextColumn("left"),
+    "right": st.column_config.TextColumn("right"),
+    "token": st.column_config.TextColumn("new token"),
+    "count": st.column_config.NumberColumn(
+        "count", format="localized", help="How often the pair occurred when it was chosen"
+    ),
+    "merged": st.column_config.NumberColumn(
+        "merged", format="localized", help="Occurrences replaced (fewer in runs such as aaa)"
+    ),
+    "length_after": st.column_config.NumberColumn(
+        "corpus length after", format="localized", help="Tokens in the corpus after this merge"
+    ),
+    "ties": st.column_config.TextColumn(
+        "tie", help="Pairs with the same count that lost: the earliest first occurrence wins"
+    ),
+}
+
+
+def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
+    """The searchable merge log up to the viewed vocab size; returns those rows."""
+    symbols = bool(st.session_state[keys.TRAIN_BYTE_SYMBOLS])
+    frame = log.merge_log_cached(run.key, symbols, run.tokenizer, run.history)
+    frame = frame.iloc[: vocab_size - 256]
+    st.markdown("**Merge log**")
+    query = st.text_input(
+        "Search the merge log",
+        key=keys.TRAIN_LOG_QUERY,
+        placeholder="A token's text (such as ing) or an id (such as 300)",
+        persist_state="session",
+    )
+    rows = log.filter_log(frame, query)
+    st.dataframe(
+        rows.head(MAX_LOG_ROWS),
+        hide_index=True,
+        column_order=[c for c in log.LOG_COLUMNS if c in rows],
+        column_config=LOG_CONFIG,
+        height=420 if len(rows) > 10 else "auto",
+    )
+    found = f"{len(rows):,} of " if query else ""
+    st.caption(f"Showing {found}{len(frame):,} merges, up to vocab size {vocab_size:,}.")
+    if len(rows) > MAX_LOG_ROWS:
+        st.caption(
+            f"The table lists the first {MAX_LOG_ROWS:,}; search to reach the others, or "
+            "download the whole log as CSV."
+        )
+    return frame
+
+
+def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
+    """The merge log, the tokenizer in four formats and the history, side by side.
+
+    A format that cannot hold the tokenizer is greyed out, and a caption says why.
+    """
+    stem = export.file_stem(run.spec)
+    if tokenizer.vocab_size < run.tokenizer.vocab_size:
+        stem += f"-at-{tokenizer.vocab_size}"
+    problems = export.export_problems_cached(run.key, tokenizer.vocab_size, tokenizer)
+    row = st.container(horizontal=True, gap="small")
+    for file in export.download_files(tokenizer, stem, frame, run.history, problems):
+        problem = problems.get(file.key, "")
+        row.download_button(
+            file.label,
+            file.data,
+            file.file_name,
+            file.mime,
+            key=f"train_download_{file.key}",
+            on_click="ignore",
+            icon=":material/download:",
+            disabled=bool(problem),
+            help=problem or None,
+        )
+    for key, problem in problems.items():
+        if problem:
+            st.caption(f"No {export.EXPORT_NAMES[key]} download: {problem}")
+
+
+def results(run: Run) -> None:
+    vocab_size = view_vocab_size(run)
+    tokenizer = view_tokenizer(run)
+    st.subheader(f"Tokenizer: {fmt.markdown_text(run.spec.name)}", divider="gray")
+    st.toggle(
+        "Show bytes as GPT-2 symbols (Ġ for a space, Ċ for a newline)",
+        key=keys.TRAIN_BYTE_SYMBOLS,
+        persist_state="session",
+    )
+    if run.history is None:
+        model_metrics(run.spec, run.tokenizer)
+    else:
+        metrics(run.history, vocab_size)
+    preview(run, tokenizer, vocab_size)
+    frame = merge_log_table(run, vocab_size)
+    downloads(run, tokenizer, frame)
