@@ -233,9 +233,8 @@ async def fill_form(page: Page, text: str, vocab: int) -> None:
     await number.fill(str(vocab))
     await number.press("Enter")
     await wait_until_idle(page)
-    button = page.locator(".st-key-train_go").get_by_role("button")
-    if not await button.is_enabled():
-        raise RuntimeError("the Train button stayed disabled after the form was filled")
+    button = page.locator(".st-key-train_go button:not([disabled])")
+    await button.wait_for()  # enabled once the server has the text and the vocab size
 
 
 async def narration(page: Page, step: int) -> str:
@@ -277,8 +276,7 @@ async def student(
         marks = await click_and_time(page, button, [heading, settled])
         me.train_s, me.train_settled_s = marks["result"], marks["settled"]
         await wait_until_idle(page)
-        chosen = page.locator('.st-key-sidebar_run [data-baseweb="select"]')
-        me.sidebar_run = await chosen.inner_text()
+        me.sidebar_run = await page.locator(".st-key-sidebar_run input").input_value()
         await go_to(page, "Animate merges")
         next_button = page.locator(".st-key-animate_next").get_by_role("button")
         for step, (before, after) in enumerate(lengths, start=1):
