@@ -36,6 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.markdown_blocks import KEPT_IN_BENCHMARKS, block  # noqa: E402
+
 SHARED = ROOT.parent / "shared"
 CORPORA = ["tinyshakespeare", "multi_ja_th", "linux_kernel_c", "mix19"]
 
@@ -351,8 +355,16 @@ def main() -> None:
     app = None if args.no_app else app_figures(SHARED)
     command = " ".join(["python", "bench/benchmark.py", *sys.argv[1:]])
     elapsed = time.perf_counter() - started
-    args.output.write_text(report(trained, encoded, big, app, command, elapsed))
+    text = report(trained, encoded, big, app, command, elapsed)
+    args.output.write_text(text + kept_blocks(args.output))
     print(f"wrote {args.output}")
+
+
+def kept_blocks(path: Path) -> str:
+    """The blocks other scripts wrote into the old file (bench/load_test.py's room of thirty)."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    kept = [found for name in KEPT_IN_BENCHMARKS if (found := block(old, name)) is not None]
+    return "".join(f"\n{found}\n" for found in kept)
 
 
 def report(

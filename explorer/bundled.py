@@ -11,6 +11,7 @@ of the process, so loading it again is free (the first o200k_base load takes ~2 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -108,7 +109,14 @@ def load_bundled(name: str) -> Tokenizer:
     if canonical is None:
         known = ", ".join([*BUNDLED_NAMES, *ALIASES])
         raise BundledError(f"there is no bundled vocabulary {name!r}; choose one of {known}")
-    return _load(canonical)
+    # subtle: functools.cache does not hold back a second caller while the first computes,
+    # so sessions opening the Compare page at once each parsed all three vocabularies;
+    # with the lock, the first caller loads a vocabulary and the others wait for it
+    with _LOAD_LOCKS[canonical]:
+        return _load(canonical)
+
+
+_LOAD_LOCKS = {name: threading.Lock() for name in BUNDLED}
 
 
 @cache  # three names at most

@@ -44,7 +44,7 @@ def frame_cached(
     return anim.passage_frame(_before, _after, passage, 255 + step if step else None)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False)  # one per run on screen in any session
 def charts_cached(
     _history: MergeHistory, _tokenizer: Tokenizer, run_key: str
 ) -> tuple[dict[str, Any], dict[str, Any]]:

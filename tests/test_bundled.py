@@ -343,3 +343,33 @@ def test_every_bundled_token_merges_to_itself(name: str) -> None:
     table = bytes(tokenizer.byte_ids)
     for token, data in tokenizer.vocab.items():
         assert merge_ids(list(data.translate(table)), tokenizer.ranks) == [token]
+
+
+def test_concurrent_first_loads_parse_a_vocabulary_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sessions asking for the same vocabulary at once wait for one parse, then share it."""
+    import threading
+    import time
+
+    parses: list[str] = []
+
+    def slow_parse(*args: Any, **kwargs: Any) -> object:
+        parses.append("gpt2")
+        time.sleep(0.2)  # long enough for the other threads to arrive while it runs
+        return object()
+
+    monkeypatch.setattr(bundled, "_verified_bytes", lambda path, sha256: b"")
+    monkeypatch.setattr(bundled, "parse_gpt2", slow_parse)
+    bundled._load.cache_clear()
+    try:
+        results: list[object] = []
+        threads = [
+            threading.Thread(target=lambda: results.append(load_bundled("gpt2"))) for _ in range(4)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=10)
+        assert parses == ["gpt2"]
+        assert len(results) == 4 and all(result is results[0] for result in results)
+    finally:
+        bundled._load.cache_clear()  # the fake must not outlive this test

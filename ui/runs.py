@@ -61,7 +61,9 @@ BUNDLED_RUNS = {  # bundled name -> (short title, where it comes from)
 }
 
 
-@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
+# subtle: an LRU shared by every session; a room of thirty, each on a run of their own,
+# needs them all kept, or every rerun of one evicts another's and it is trained again
+@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
 def train_cached(
     texts: tuple[str, ...],
     vocab_size: int,

@@ -1,0 +1,650 @@
+"""A room of thirty: concurrent Chromium sessions against one real server (issue 11, item 10).
+
+Not a test: nothing here asserts a time. It starts the app on a free loopback port
+(scripts/app_server.py), opens `--sessions` browser contexts in one headless Chromium
+(Debian's /usr/bin/chromium) and prints a JSON summary on its last line; with --write it
+also updates the "A room of thirty" block of BENCHMARKS.md (bench/benchmark.py keeps it).
+
+    .venv/bin/python bench/load_test.py --sessions 30 --steps 10 --vocab 500 --write
+    .venv/bin/python bench/load_test.py --deep-links --sessions 30 --write
+
+Default mode: every session opens the app, chooses "Paste text" on Train, pastes its own
+~20 KB text (Shakespeare's lines shuffled with the session's seed, each a different
+length, so each training is a cold one), sets the vocab size, and waits at a gate until
+every session is ready; then all click Train at once. Each then follows the sidebar to
+Animate merges and clicks the next-step button `--steps` times. Times are taken in the
+page (bench/app_timing.py's stopwatch): a training from the click to the
+"Tokenizer: <run>" heading, a step from the click to its "After step N" label.
+Isolation: at each step the narration must name that session's own corpus lengths
+("shrinks from A to B tokens"), as explorer.train gives them on that session's text.
+
+--deep-links: the first session opens / (training the default run) and closes; then all
+sessions open deep links at once (/compare, /vocabulary, /animate?animate_step=5,
+/tokens in turn), each timed from its navigation start until its page has a title, the
+sidebar marks it current, and no script has run for a second.
+
+Pages are found by their URL and sidebar titles, never by file path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.app_timing import (  # noqa: E402
+    ARM_STOPWATCH_JS,
+    BUSY,
+    QUIET_SECONDS,
+    VIEWPORT,
+    WAIT_SECONDS,
+    Milestone,
+    percentile,
+)
+from bench.markdown_blocks import ROOM_OF_THIRTY, block, replace_block  # noqa: E402
+from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, Server, running_server  # noqa: E402
+
+SOURCE_TEXT = ROOT / "sample_texts" / "shakespeare.txt"
+TEXT_CHARS = 20_000  # each session's text, plus 97 characters per session index
+PATTERN = "gpt4"  # the Train form's default pre-tokenizer
+DEEP_LINKS = {  # URL path -> the sidebar title of the page it opens
+    "compare": "Compare",
+    "vocabulary": "Vocabulary",
+    "animate?animate_step=5": "Animate merges",
+    "tokens": "Tokens",
+}
+GATE_SECONDS = 600  # the longest the first session at the Train gate waits for the rest
+RUN_SECONDS = 1800  # the whole run, after which the remaining sessions are cancelled
+AIMS = {"step_p95_s": 0.5, "train_p95_s": 5.0, "rss_gib": 1.5, "deep_p95_s": 10, "deep_max_s": 20}
+
+# Stamps when the page first became ready (a title, the sidebar's current page, no script
+# running, nothing stale) and forgets it whenever it stops being so.
+READY_JS = """
+(() => {
+  const busy = BUSY;
+  const state = { since: null, title: null, connected: null };
+  window.__ready = state;
+  const Original = window.WebSocket;
+  window.WebSocket = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", () => {
+        if (state.connected === null) state.connected = performance.now();
+      });
+    }
+  };
+  const check = () => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    const current = document.querySelector(
+      '[data-testid="stSidebarNavLink"][aria-current="page"]');
+    const ready = main && current && main.querySelector("h1") && !document.querySelector(busy);
+    if (!ready) { state.since = null; return; }
+    if (state.since === null) {
+      state.since = performance.now();
+      state.title = current.textContent.trim();
+    }
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true, childList: true, attributes: true,
+    attributeFilter: ["data-stale", "aria-current", "data-testid"],
+  });
+})();
+""".replace("BUSY", json.dumps(BUSY))
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --- texts and what training them must show --------------------------------------------
+
+
+def session_texts(count: int) -> list[str]:
+    """`count` distinct texts of about TEXT_CHARS: Shakespeare's lines shuffled by seed."""
+    lines = [line for line in SOURCE_TEXT.read_text(encoding="utf-8").splitlines() if line]
+    texts = []
+    for index in range(count):
+        rng = random.Random(index)
+        shuffled = rng.sample(lines, len(lines))
+        text = f"Session {index + 1}.\n" + "\n".join(shuffled)
+        texts.append(text[: TEXT_CHARS + 97 * index])
+    return texts
+
+
+def expected_lengths(text: str, vocab: int, steps: int) -> list[tuple[int, int]]:
+    """The corpus length before and after each of the first `steps` merges."""
+    from explorer import train
+
+    history = train([text], vocab, pattern=PATTERN).history
+    lengths = [history.initial_length, *(step.length_after for step in history.steps)]
+    return [(lengths[k - 1], lengths[k]) for k in range(1, min(steps, len(history.steps)) + 1)]
+
+
+# --- the browser -------------------------------------------------------------------------
+
+
+async def wait_until_idle(page: Page, quiet_seconds: float = QUIET_SECONDS) -> None:
+    """Wait until the page is drawn and no script has run for quiet_seconds."""
+    await page.wait_for_selector('[data-testid="stAppViewContainer"]')
+    busy = page.locator(BUSY)
+    deadline = time.monotonic() + WAIT_SECONDS
+    quiet_since: float | None = None
+    while time.monotonic() < deadline:
+        if await busy.count() > 0:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= quiet_seconds:
+            return
+        await page.wait_for_timeout(100)
+    raise RuntimeError(f"Streamlit was still running a script after {WAIT_SECONDS} s")
+
+
+async def new_page(browser: Browser) -> tuple[BrowserContext, Page]:
+    """A fresh context: a new Streamlit session once it opens the app."""
+    context = await browser.new_context(viewport=VIEWPORT, reduced_motion="reduce")
+    page = await context.new_page()
+    page.set_default_timeout(WAIT_SECONDS * 1000)
+    return context, page
+
+
+async def click_and_time(page: Page, target: Any, milestones: list[Milestone]) -> dict[str, float]:
+    """Seconds from the click on target to each milestone, measured in the page."""
+    await page.evaluate(ARM_STOPWATCH_JS, [asdict(m) for m in milestones])
+    await target.click()
+    names = [m.name for m in milestones]
+    await page.wait_for_function(
+        "(names) => names.every((n) => n in window.__stopwatch.reached)",
+        arg=names,
+        timeout=WAIT_SECONDS * 1000,
+        polling=100,
+    )
+    reached: dict[str, float] = await page.evaluate("() => window.__stopwatch.reached")
+    return {name: reached[name] / 1000 for name in names}
+
+
+async def go_to(page: Page, title: str) -> None:
+    """Follow a sidebar link (a reload would start a new session) and wait for the page."""
+    link = page.locator('[data-testid="stSidebarNavLink"]', has_text=title)
+    await link.click()
+    await page.wait_for_function(
+        "(title) => [...document.querySelectorAll('[data-testid=\"stSidebarNavLink\"]')]"
+        ".some((a) => a.getAttribute('aria-current') === 'page' && a.textContent.includes(title))",
+        arg=title,
+    )
+    await wait_until_idle(page)
+
+
+# --- one student ----------------------------------------------------------------------------
+
+
+class Gate:
+    """Holds sessions until all have arrived (or given up), so they click at once."""
+
+    def __init__(self, count: int) -> None:
+        self.left = count
+        self.open = asyncio.Event()
+
+    def arrive(self) -> None:
+        self.left -= 1
+        if self.left <= 0:
+            self.open.set()
+
+    async def wait(self) -> None:
+        await asyncio.wait_for(self.open.wait(), GATE_SECONDS)
+
+
+@dataclass
+class Student:
+    index: int
+    finished: bool = False
+    error: str | None = None
+    open_s: float | None = None  # goto -> the Train page idle
+    train_s: float | None = None  # click Train -> "Tokenizer: <run>" heading
+    train_settled_s: float | None = None  # ... -> the whole page redrawn
+    step_s: list[float] = field(default_factory=list)  # click -> "After step N"
+    sidebar_run: str | None = None
+    mismatches: list[str] = field(default_factory=list)  # steps showing another corpus
+
+
+async def fill_form(page: Page, text: str, vocab: int) -> None:
+    """Choose Paste text, paste this session's text, set the vocab size."""
+    await page.locator(".st-key-train_source").get_by_text("Paste text", exact=True).click()
+    await wait_until_idle(page)
+    area = page.locator(".st-key-train_paste textarea")
+    await area.fill(text)
+    await area.press("Control+Enter")  # a text area sends its value on Ctrl+Enter or blur
+    await wait_until_idle(page)
+    number = page.locator(".st-key-train_vocab input")
+    await number.fill(str(vocab))
+    await number.press("Enter")
+    await wait_until_idle(page)
+    button = page.locator(".st-key-train_go button:not([disabled])")
+    await button.wait_for()  # enabled once the server has the text and the vocab size
+
+
+async def narration(page: Page, step: int) -> str:
+    """The Animate page's paragraph for the step on screen ("Step k: ...")."""
+    return await page.evaluate(
+        """(prefix) => {
+          const p = [...document.querySelectorAll('[data-testid="stMain"] p')].find(
+            (el) => el.textContent.startsWith(prefix) && !el.closest('[data-stale="true"]'));
+          return p ? p.textContent : "";
+        }""",
+        f"Step {step}:",
+    )
+
+
+async def student(
+    browser: Browser,
+    server: Server,
+    me: Student,
+    text: str,
+    lengths: list[tuple[int, int]],
+    vocab: int,
+    gate: Gate,
+) -> None:
+    arrived = False
+    context, page = await new_page(browser)
+    try:
+        start = time.monotonic()
+        await page.goto(server.url)
+        await wait_until_idle(page)
+        me.open_s = time.monotonic() - start
+        await fill_form(page, text, vocab)
+        gate.arrive()
+        arrived = True
+        await gate.wait()
+        # the run's name starts so (ui.runs.run_name); the default run's is "Shakespeare ·"
+        heading = Milestone("result", "h3", f"Tokenizer: Pasted text · {PATTERN} ·")
+        settled = Milestone("settled", "h3", heading.text, settled=True)
+        button = page.locator(".st-key-train_go").get_by_role("button")
+        marks = await click_and_time(page, button, [heading, settled])
+        me.train_s, me.train_settled_s = marks["result"], marks["settled"]
+        await wait_until_idle(page)
+        me.sidebar_run = await page.locator(".st-key-sidebar_run input").input_value()
+        await go_to(page, "Animate merges")
+        next_button = page.locator(".st-key-animate_next").get_by_role("button")
+        for step, (before, after) in enumerate(lengths, start=1):
+            label = Milestone("step", "strong", f"After step {step:,}", exact=True)
+            me.step_s.append((await click_and_time(page, next_button, [label]))["step"])
+            shown = await narration(page, step)
+            if f"shrinks from {before:,} to {after:,} tokens" not in shown:
+                me.mismatches.append(f"step {step}: {shown[:160]!r}")
+            await wait_until_idle(page, quiet_seconds=0.3)
+        me.finished = True
+    except Exception as exc:
+        me.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        say(f"session {me.index}: {me.error}")
+    finally:
+        if not arrived:
+            gate.arrive()
+        await context.close()
+
+
+# --- deep links ---------------------------------------------------------------------------------
+
+
+@dataclass
+class DeepLink:
+    index: int
+    link: str
+    title: str
+    seconds: float | None = None  # navigation start -> ready (title, current page, idle)
+    connected_s: float | None = None  # navigation start -> the server's first message
+    shown_title: str | None = None
+    exceptions: int = 0
+    error: str | None = None
+
+
+def right_page(me: DeepLink) -> bool:
+    """Whether the sidebar marked the link's page current (its text starts with an icon)."""
+    return bool(me.shown_title and me.shown_title.endswith(me.title))
+
+
+async def open_deep_link(browser: Browser, server: Server, me: DeepLink) -> None:
+    context = await browser.new_context(viewport=VIEWPORT, reduced_motion="reduce")
+    try:
+        await context.add_init_script(READY_JS)
+        page = await context.new_page()
+        started_ms = time.time() * 1000
+        await page.goto(server.url + me.link, wait_until="commit")
+        await page.wait_for_function(
+            "(quiet) => window.__ready && window.__ready.since !== null"
+            " && performance.now() - window.__ready.since >= quiet",
+            arg=QUIET_SECONDS * 1000,
+            timeout=WAIT_SECONDS * 1000,
+            polling=200,
+        )
+        since, connected, me.shown_title, origin = await page.evaluate(
+            "() => [window.__ready.since, window.__ready.connected, window.__ready.title,"
+            " performance.timeOrigin]"
+        )
+        me.seconds = (origin + since - started_ms) / 1000
+        me.connected_s = (origin + connected - started_ms) / 1000
+        me.exceptions = await page.locator('[data-testid="stException"]').count()
+    except Exception as exc:
+        me.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        say(f"deep link {me.index} ({me.link}): {me.error}")
+    finally:
+        await context.close()
+
+
+# --- measuring the machine -----------------------------------------------------------------------
+
+
+def _proc_stat(pid: int) -> tuple[int, list[str]]:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[1]), fields  # the parent's pid, and the fields after the name
+
+
+def descendants_cpu_seconds(root: int, skip: int) -> float:
+    """CPU time (with reaped children's) of every process under `root`, except `skip`'s tree."""
+    parents: dict[int, int] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)], stats[int(entry.name)] = _proc_stat(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    ticks = 0
+    for pid, fields in stats.items():
+        ancestor, inside = pid, False
+        while ancestor > 1:
+            if ancestor == skip:
+                break
+            ancestor = parents.get(ancestor, 0)
+            if ancestor == root:
+                inside = True
+                break
+        if inside:
+            ticks += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Machine:
+    """CPU used during the run: the server, Chromium (all its processes), this script."""
+
+    server: Server
+    started: float = 0.0
+    server_cpu: float = 0.0
+    browser_cpu: float = 0.0
+    own_cpu: float = 0.0
+    load: float = 0.0
+
+    def start(self) -> None:
+        self.started = time.monotonic()
+        self.server_cpu = self.server.cpu_seconds()
+        self.browser_cpu = descendants_cpu_seconds(os.getpid(), self.server.process.pid)
+        self.own_cpu = time.process_time()
+        self.load = os.getloadavg()[0]
+
+    def figures(self) -> dict[str, float]:
+        """Call before the browser closes: a closed renderer's CPU is no longer counted."""
+        wall = time.monotonic() - self.started
+        browser = descendants_cpu_seconds(os.getpid(), self.server.process.pid)
+        return {
+            "wall_s": round(wall, 1),
+            "server_cpu_s": round(self.server.cpu_seconds() - self.server_cpu, 1),
+            "browser_cpu_s": round(browser - self.browser_cpu, 1),
+            "load_test_cpu_s": round(time.process_time() - self.own_cpu, 1),
+            "cores": os.cpu_count() or 0,
+            "load_average_1min_at_start": round(self.load, 2),
+            "server_peak_rss_mib": round(self.server.peak_rss_bytes() / 2**20),
+        }
+
+
+def spread(values: list[float], digits: int = 2) -> dict[str, float | None]:
+    """p50, p95 and max of values (None when there are none)."""
+    if not values:
+        return {"p50": None, "p95": None, "max": None}
+    return {
+        "p50": round(statistics.median(values), digits),
+        "p95": round(percentile(values, 95), digits),
+        "max": round(max(values), digits),
+    }
+
+
+# --- the two runs ---------------------------------------------------------------------
+
+
+async def run_students(server: Server, args: argparse.Namespace) -> dict[str, Any]:
+    texts = session_texts(args.sessions)
+    lengths = [expected_lengths(text, args.vocab, args.steps) for text in texts]
+    distinct = len({tuple(found) for found in lengths})
+    students = [Student(index) for index in range(args.sessions)]
+    gate = Gate(args.sessions)
+    machine = Machine(server)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        machine.start()
+        runs = [
+            student(browser, server, me, text, found, args.vocab, gate)
+            for me, text, found in zip(students, texts, lengths)
+        ]
+        await asyncio.wait_for(asyncio.gather(*runs), RUN_SECONDS)
+        used = machine.figures()
+        await browser.close()
+    steps = [s for me in students for s in me.step_s]
+    return {
+        "mode": "sessions",
+        "sessions": args.sessions,
+        "steps": args.steps,
+        "vocab": args.vocab,
+        "text_bytes": [min(len(t.encode()) for t in texts), max(len(t.encode()) for t in texts)],
+        "finished": sum(me.finished for me in students),
+        "isolated": sum(me.finished and not me.mismatches for me in students),
+        "distinct_expected_narrations": distinct,
+        "train_s": spread([me.train_s for me in students if me.train_s is not None]),
+        "train_settled_s": spread(
+            [me.train_settled_s for me in students if me.train_settled_s is not None]
+        ),
+        "step_s": spread(steps, 3),
+        "open_s": spread([me.open_s for me in students if me.open_s is not None]),
+        **used,
+        "sidebar_runs": sorted({me.sidebar_run or "" for me in students}),
+        "errors": [f"{me.index}: {me.error}" for me in students if me.error],
+        "mismatches": [f"{me.index}: {m}" for me in students for m in me.mismatches][:10],
+    }
+
+
+async def run_deep_links(server: Server, args: argparse.Namespace) -> dict[str, Any]:
+    links = list(DEEP_LINKS.items())
+    visits = [DeepLink(i, *links[i % len(links)]) for i in range(args.sessions)]
+    machine = Machine(server)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        context, page = await new_page(browser)  # the teacher: trains the default run
+        await page.goto(server.url)
+        await wait_until_idle(page)
+        await context.close()
+        machine.start()
+        opening = [open_deep_link(browser, server, me) for me in visits]
+        await asyncio.wait_for(asyncio.gather(*opening), RUN_SECONDS)
+        used = machine.figures()
+        await browser.close()
+    done = [me for me in visits if me.seconds is not None]
+    return {
+        "mode": "deep-links",
+        "sessions": args.sessions,
+        "opened": sum(right_page(me) and not me.exceptions for me in done),
+        "seconds": spread([me.seconds for me in done if me.seconds is not None]),
+        "connected_s": spread([me.connected_s for me in done if me.connected_s is not None]),
+        "after_connecting_s": spread(
+            [me.seconds - me.connected_s for me in done if me.seconds and me.connected_s]
+        ),
+        "by_page": {
+            link: spread([me.seconds for me in done if me.link == link and me.seconds])
+            for link in DEEP_LINKS
+        },
+        **used,
+        "errors": [f"{me.index} {me.link}: {me.error}" for me in visits if me.error],
+        "wrong_page_or_exception": [
+            f"{me.index} {me.link}: {me.shown_title}, {me.exceptions} exceptions"
+            for me in done
+            if not right_page(me) or me.exceptions
+        ],
+    }
+
+
+# --- BENCHMARKS.md -------------------------------------------------------------------
+
+
+def command_line() -> str:
+    return " ".join(["python", "bench/load_test.py", *sys.argv[1:]])
+
+
+def commit() -> str:
+    import subprocess
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+        return done.stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def fmt(figure: dict[str, float | None], unit: str = "s") -> str:
+    return " / ".join("–" if figure[k] is None else f"{figure[k]:g} {unit}" for k in figure)
+
+
+def machine_line(result: dict[str, Any]) -> str:
+    return (
+        f"CPU over {result['wall_s']} s of wall time on {result['cores']} cores: server "
+        f"{result['server_cpu_s']} s, Chromium {result['browser_cpu_s']} s, this script "
+        f"{result['load_test_cpu_s']} s; load average at start "
+        f"{result['load_average_1min_at_start']}."
+    )
+
+
+def sessions_markdown(result: dict[str, Any]) -> str:
+    aims = AIMS
+    return "\n".join(
+        [
+            f"### {result['sessions']} sessions train and step at once",
+            "",
+            f"`{command_line()}` at commit {commit()}. Each session pastes its own text "
+            f"({result['text_bytes'][0]:,}–{result['text_bytes'][1]:,} bytes), trains it to "
+            f"V = {result['vocab']} (all click Train together), then steps the animation "
+            f"{result['steps']} times.",
+            "",
+            "| figure | p50 / p95 / max | aim |",
+            "|---|---|---|",
+            f"| click Train → result heading | {fmt(result['train_s'])} | p95 ≤ "
+            f"{aims['train_p95_s']} s |",
+            f"| click Train → page settled | {fmt(result['train_settled_s'])} | |",
+            f'| click next step → "After step N" | {fmt(result["step_s"])} | p95 ≤ '
+            f"{aims['step_p95_s']} s |",
+            f"| open the app (new session) | {fmt(result['open_s'])} | |",
+            "",
+            f"Finished: {result['finished']} of {result['sessions']}. Isolation: "
+            f"{result['isolated']} of {result['sessions']} showed only their own corpus at "
+            f"every step ({result['distinct_expected_narrations']} distinct expected "
+            f"narrations). Server peak RSS: {result['server_peak_rss_mib']:,} MiB (aim ≤ "
+            f"{aims['rss_gib'] * 1024:,.0f} MiB). {machine_line(result)}",
+        ]
+    )
+
+
+def deep_links_markdown(result: dict[str, Any]) -> str:
+    rows = [f"| /{link} | {fmt(figure)} |" for link, figure in result["by_page"].items()]
+    return "\n".join(
+        [
+            f"### {result['sessions']} sessions open deep links at once",
+            "",
+            f"`{command_line()}` at commit {commit()}. The default run is trained first "
+            "(one session opens /); then every session opens one of the links below at once, "
+            "timed from its navigation start until the page is drawn and idle for 1 s (the "
+            "second of quiet not counted).",
+            "",
+            "| page | p50 / p95 / max |",
+            "|---|---|",
+            *rows,
+            f"| all | {fmt(result['seconds'])} (aim p95 ≤ {AIMS['deep_p95_s']} s, "
+            f"max ≤ {AIMS['deep_max_s']} s) |",
+            f"| all: navigation start → the server's first message | "
+            f"{fmt(result['connected_s'])} |",
+            f"| all: the server's first message → ready | {fmt(result['after_connecting_s'])} |",
+            "",
+            f"Opened the right page without an exception: {result['opened']} of "
+            f"{result['sessions']}. Server peak RSS: {result['server_peak_rss_mib']:,} MiB. "
+            f"{machine_line(result)}",
+        ]
+    )
+
+
+def write_markdown(path: Path, result: dict[str, Any]) -> None:
+    document = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    section = block(document, ROOM_OF_THIRTY)
+    inner = section.split("\n", 1)[1].rsplit("\n", 1)[0] if section else ""
+    if not inner.strip():
+        inner = (
+            "## A room of thirty (bench/load_test.py)\n\nOne server, concurrent sessions in "
+            "one headless Chromium on the same machine, so the browser's CPU competes with "
+            "the server's (both are given below). A benchmark, not a test."
+        )
+    if result["mode"] == "sessions":
+        inner = replace_block(inner, "sessions", sessions_markdown(result))
+    else:
+        inner = replace_block(inner, "deep-links", deep_links_markdown(result))
+    path.write_text(replace_block(document, ROOM_OF_THIRTY, inner), encoding="utf-8")
+
+
+# --- main -----------------------------------------------------------------------------------------
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=30, help="browser contexts at once")
+    parser.add_argument("--steps", type=int, default=10, help="Animate steps per session")
+    parser.add_argument("--vocab", type=int, default=500, help="vocab size each session trains")
+    parser.add_argument("--deep-links", action="store_true", help="time deep links instead")
+    parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md's block")
+    parser.add_argument("--output", type=Path, default=ROOT / "BENCHMARKS.md")
+    args = parser.parse_args()
+    if not 1 <= args.sessions <= 60 or not 1 <= args.steps <= 100 or args.vocab < 257:
+        parser.error("--sessions 1-60, --steps 1-100 and --vocab above 256, please")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
+    measure = run_deep_links if args.deep_links else run_students
+    with (
+        tempfile.TemporaryDirectory(prefix="load_test-") as logs,
+        running_server(Path(logs) / "server.log") as server,
+    ):
+        try:
+            result = asyncio.run(measure(server, args))
+        except Exception:
+            say(f"server log:\n{server.log_tail()}")
+            raise
+    if args.write:
+        write_markdown(args.output, result)
+        say(f"updated {args.output}")
+    print(json.dumps(result, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
