@@ -149,6 +149,22 @@ def covering_pieces(
     return covered
 
 
+_SURROGATE = regex.compile("[\ud800-\udfff]")
+
+
+def as_unicode(text: str) -> str:
+    """Text that UTF-8 can hold, by tiktoken's rule: a surrogate pair written as two code
+    points becomes its character, a lone surrogate becomes U+FFFD. Other text is unchanged.
+
+    >>> as_unicode("a\\ud800b"), as_unicode("\\ud83d\\ude00")
+    ('a\ufffdb', '😀')
+    """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    # tiktoken/core.py, Encoding.encode on UnicodeEncodeError
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def special_splitter(special_tokens: Iterable[str]) -> regex.Pattern[str] | None:
     """A regex that finds any of the special tokens, longest first; None when there are none."""
     specials = sorted(set(special_tokens), key=len, reverse=True)

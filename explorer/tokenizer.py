@@ -23,6 +23,7 @@ from typing import Literal
 from explorer.collector import collector_paused
 from explorer.merging import ChunkEncoder
 from explorer.pretokenize import (
+    as_unicode,
     compile_pattern,
     covering_pieces,
     match_timeout,
@@ -188,7 +189,10 @@ class Tokenizer:
         """Encode text to ids, with tiktoken's rules for special tokens.
 
         A special token in the text that is neither allowed nor explicitly permitted as
-        plain text (`disallowed_special=()`) raises SpecialTokenError.
+        plain text (`disallowed_special=()`) raises SpecialTokenError. Text that is not
+        valid Unicode is encoded as tiktoken does: a surrogate pair written as two code
+        points as its character, a lone surrogate as U+FFFD (never bytes that are not
+        UTF-8), so only there decode(encode(s)) differs from s.
         """
         return self._encode_ids(text, allowed_special, disallowed_special)
 
@@ -207,7 +211,11 @@ class Tokenizer:
         allowed_special: SpecialSet = "none",
         disallowed_special: SpecialSet = "all",
     ) -> Encoding:
-        """Encode and say where each token came from, so a view never re-tokenises."""
+        """Encode and say where each token came from, so a view never re-tokenises.
+
+        Character spans are in `text` as given, also where a surrogate pair written as
+        two code points was encoded as its character (see `encode`).
+        """
         ids = self._encode_ids(text, allowed_special, disallowed_special)
         byte_spans: list[tuple[int, int]] = []
         position = 0
@@ -215,12 +223,18 @@ class Tokenizer:
             end = position + len(self.token_bytes(token))
             byte_spans.append((position, end))
             position = end
-        return Encoding(ids, _char_spans(text, byte_spans), byte_spans)
+        unicode = as_unicode(text)
+        spans = _char_spans(unicode, byte_spans)
+        if len(unicode) != len(text):
+            starts = _code_point_starts(text)
+            spans = [(starts[a], starts[b]) for a, b in spans]
+        return Encoding(ids, spans, byte_spans)
 
     def _encode_ids(
         self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
     ) -> list[int]:
         ids: list[int] | None = None
+        text = as_unicode(text)
         with collector_paused():
             for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
                 if ids is None:
@@ -313,6 +327,24 @@ def _special_ids(special_tokens: Mapping[str, int] | Iterable[str], first: int) 
     if len(set(specials.values())) != len(specials):
         raise TokenizerError(f"two special tokens share an id: {specials}")
     return specials
+
+
+def _code_point_starts(text: str) -> list[int]:
+    """Where each character of `as_unicode(text)` begins in `text`, and its end.
+
+    >>> _code_point_starts("a\\ud83d\\ude00b")
+    [0, 1, 3, 4]
+    """
+    starts, index = [], 0
+    while index < len(text):
+        starts.append(index)
+        pair = (
+            "\ud800" <= text[index] <= "\udbff"
+            and "\udc00" <= text[index + 1 : index + 2] <= "\udfff"
+        )
+        index += 2 if pair else 1
+    starts.append(len(text))
+    return starts
 
 
 def _char_spans(text: str, byte_spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -27,7 +27,7 @@ from explorer.corpus import (
 from explorer.history import MergeHistory
 from explorer.learner import MAX_VOCAB_SIZE, ProgressCallback, learn_merges
 from explorer.parallel import can_split, count_files_in_parallel
-from explorer.pretokenize import compile_pattern, resolve_pattern
+from explorer.pretokenize import as_unicode, compile_pattern, resolve_pattern
 from explorer.tokenizer import Tokenizer
 
 DEFAULT_PATTERN = "gpt4"
@@ -61,6 +61,7 @@ def train(
     """
     texts = [text] if isinstance(text, str) else list(text)
     specials = _check_settings(vocab_size, pattern, special_tokens, min_count)
+    texts = [as_unicode(t) for t in texts]  # lone surrogates as encode treats them
     started = time.perf_counter()
     counts = count_chunks(texts, pattern, specials)
     corpus_bytes = sum(len(t.encode("utf-8", "surrogatepass")) for t in texts)
