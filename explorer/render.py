@@ -46,6 +46,10 @@ def render_token(
     >>> render_token(b" a\n", byte_symbols=True)
     'ĠaĊ'
     """
+    if not isinstance(token, (bytes, bytearray)):
+        raise TypeError(
+            f"token must be bytes (e.g. tokenizer.vocab[id]), not {type(token).__name__}"
+        )
     if byte_symbols:
         symbols = _byte_symbols()
         return "".join(symbols[byte] for byte in token)
