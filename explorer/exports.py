@@ -5,7 +5,7 @@ FormatError when it cannot (two tokens with the same bytes, or, for rank-only
 `.tiktoken`, a merge BPE from ranks would not rebuild). Reading the file back with
 `explorer.imports` / `explorer.imports_hf` gives the same tokenizer.
 
-    >>> tok = Tokenizer([(97, 97), (256, 98)], pattern=r"\\w+", special_tokens=["<|end|>"])
+    >>> tok = Tokenizer([(97, 97), (256, 98)], pattern=r"\\w+|\\W", special_tokens=["<|end|>"])
     >>> print(tiktoken_text(tok).splitlines()[-1])
     YWFi 257
     >>> print(vocab_bpe(tok).splitlines()[-1])
