@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from explorer.arguments import text_argument
 from explorer.imports import parse_gpt2, parse_tiktoken
 from explorer.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
 from explorer.tokenizer import Tokenizer
@@ -105,7 +106,7 @@ def load_bundled(name: str) -> Tokenizer:
     Ids are OpenAI's: the single bytes are ids 0-255 in GPT-2's byte order (see
     `Tokenizer.byte_ids`), merge k is id 256 + k, special tokens as tiktoken numbers them.
     """
-    canonical = bundled_name(name)
+    canonical = bundled_name(text_argument(name, "name"))
     if canonical is None:
         known = ", ".join([*BUNDLED_NAMES, *ALIASES])
         raise BundledError(f"there is no bundled vocabulary {name!r}; choose one of {known}")

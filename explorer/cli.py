@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from explorer.bundled import ALIASES, BUNDLED_NAMES, BundledError, bundled_name, load_bundled
-from explorer.corpus import CorpusError, parse_word_counts
+from explorer.corpus import CorpusError, block_method, parse_word_counts
 from explorer.formats import (
     FormatError,
     decode_utf8,
     model_text,
     read_utf8,
-    save_model,
+    vocab_text,
 )
-from explorer.history_file import save_history
+from explorer.history_file import history_json
 from explorer.loading import load_tokenizer_file
 from explorer.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
 from explorer.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"cannot open{where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         return _fail("interrupted", status=130)
+    except Exception as exc:  # a bug of ours: still one line, never a traceback
+        return _fail(f"unexpected {type(exc).__name__}: {exc} (please report this)")
     return 0
 
 
@@ -130,7 +132,7 @@ def _add_train(train: argparse.ArgumentParser) -> None:
     )
     train.add_argument(
         "--workers",
-        type=int,
+        type=_positive_int,
         default=os.cpu_count() or 1,
         metavar="N",
         help="processes that count files of 1 MB or more (default: one per core)",
@@ -144,21 +146,68 @@ def _add_train(train: argparse.ArgumentParser) -> None:
     train.set_defaults(run=run_train)
 
 
+def _positive_int(text: str) -> int:
+    """argparse type for --workers: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes; give 1 or more")
+    return value
+
+
 def run_train(args: argparse.Namespace) -> None:
     prefix = Path(args.output)
     if not prefix.parent.is_dir():
         raise CliError(f"--output {args.output}: the folder {prefix.parent} does not exist")
+    if args.pattern == "":
+        raise CliError(
+            "--pattern is empty; give --pattern none for no pre-tokenization, a preset "
+            f"({', '.join(PRESETS)}) or a regex"
+        )
     pattern = args.pattern or ("none" if args.word_counts else "gpt4")
     # Fails now, not after training, for a pattern or special token the .model cannot hold.
     model_text(Tokenizer(pattern=resolve_pattern(pattern), special_tokens=args.special))
+    paths = [Path(f"{prefix}{suffix}") for suffix in OUTPUT_SUFFIXES]
+    for path in paths:
+        if path.is_dir():
+            raise CliError(f"--output {args.output}: {path} is a folder, not a file")
+    if not args.word_counts and block_method(pattern) == "whole" and resolve_pattern(pattern):
+        sys.stderr.write(
+            "note: no bound on how far this pattern's matches look could be proved, so "
+            "each file is matched whole (exact, but memory grows with the file)\n"
+        )
     bar = ProgressBar(sys.stderr)
     try:
         result = _train(args, pattern, bar)
     finally:
         bar.close()
-    paths = [*save_model(result.tokenizer, prefix), Path(f"{prefix}.history.json")]
-    save_history(result.history, paths[2])
+    texts = [model_text(result.tokenizer), vocab_text(result.tokenizer)]
+    write_all(paths, [*texts, history_json(result.history)])
     sys.stderr.write(_summary(result, paths) + "\n")
+
+
+OUTPUT_SUFFIXES = (".model", ".vocab", ".history.json")
+
+
+def write_all(paths: list[Path], texts: list[str]) -> None:
+    """Write each text to its path, all or none: temporary names first, renamed at the end.
+
+    A failure on the way removes what was written, so a failed run leaves no half-set.
+    """
+    temporary = [path.with_name(f".{path.name}.{os.getpid()}.tmp") for path in paths]
+    done: list[Path] = []
+    try:
+        for text, path in zip(texts, temporary):
+            path.write_bytes(text.encode("utf-8"))
+        for path, final in zip(temporary, paths):
+            os.replace(path, final)
+            done.append(final)
+    except BaseException:
+        for path in [*temporary, *done]:
+            path.unlink(missing_ok=True)
+        raise
 
 
 def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> TrainingResult:
@@ -254,10 +303,12 @@ def run_decode(args: argparse.Namespace) -> None:
     data, name = _read_input(args.file)
     ids: list[int] = []
     for position, word in enumerate(data.split(), start=1):
-        if not word.isdigit():
+        if not word.isdigit() or len(word) > 18:  # int() refuses over 4,300 digits
             shown = word.decode("utf-8", "replace")
+            shown = shown if len(shown) <= 40 else f"{shown[:20]}...({len(shown):,} characters)"
             raise CliError(
-                f"item {position} of {name}, {shown!r}, is not a token id; "
+                f"item {position} of {name}, {shown!r}, is not a token id of this model "
+                f"(ids 0-{tokenizer.vocab_size - 1} and its special tokens); "
                 "decode reads whole numbers separated by spaces"
             )
         ids.append(int(word))

@@ -16,6 +16,7 @@ import regex
 
 from explorer.pretokenize import (
     compile_pattern,
+    match_reach,
     match_timeout,
     preset_name,
     resolve_pattern,
@@ -27,10 +28,17 @@ from explorer.pretokenize import (
 
 DEFAULT_BLOCK_CHARS = 1 << 18  # 256K characters: the match list of a block stays ~4 MB
 LOOKBEHIND_CONTEXT = 256  # characters kept before a block cut, for \b and lookbehinds
-STABILITY_WINDOW = 64  # characters re-matched around a custom pattern's block cut
-# Zero-width: after a newline before a letter, or before a space between letters. No
-# preset's match crosses such a place or looks past it (explorer.parallel cuts there too).
-SAFE_CUT_PATTERN = r"(?<=\n)(?=\p{L})|(?<=\p{L})(?= \p{L})"
+# Zero-width places where no preset's match ends a character later or begins a character
+# earlier, and none looks past (explorer.parallel cuts there too). With X before and Y
+# after: a newline before a non-space; a non-space before a space that is not \r or \n
+# (punctuation takes trailing newlines); a number before anything but a number, a space
+# or a mark; a letter before anything but a letter, a space, a mark or ' (o200k's `'s`
+# suffix); punctuation before a number. Not: punctuation before a letter (`.b` is one
+# gpt4 match), nor anything beside a combining mark (o200k's letter runs take marks).
+SAFE_CUT_PATTERN = (
+    r"(?<=\n)(?=\S)|(?<=\S)(?=[^\S\r\n])|(?<=\p{N})(?=[^\s\p{N}\p{M}])"
+    r"|(?<=\p{L})(?=[^\s\p{L}\p{M}'])|(?<=[^\s\p{L}\p{N}\p{M}])(?=\p{N})"
+)
 CUT_POINT = regex.compile(SAFE_CUT_PATTERN, flags=regex.REVERSE)
 
 
@@ -72,6 +80,27 @@ def count_file_chunks(
             if progress is not None:
                 progress("counting", min(done, total), total)
     return counter.result()
+
+
+def block_method(pattern: str) -> str:
+    """How files are read in blocks with this pattern, exactly as if read whole.
+
+    "cuts": a preset; blocks end at safe cuts (SAFE_CUT_PATTERN), memory holds a block
+    and the longest stretch of text without one. "reach": a custom pattern with a proved
+    bound on how far a match looks (match_reach); memory holds a block. "whole": each
+    file's text between special tokens is matched whole (`none`, whose chunk is that
+    text, and any pattern without such a bound), so memory grows with the file.
+
+    >>> [block_method(p) for p in ("gpt2", r"(?s)..?", r"\\w+|\\W", "none")]
+    ['cuts', 'reach', 'whole', 'whole']
+    """
+    pattern = resolve_pattern(pattern)
+    if not pattern:
+        return "whole"
+    if preset_name(pattern) is not None:
+        return "cuts"
+    reach = match_reach(pattern)
+    return "reach" if reach is not None and reach[1] < LOOKBEHIND_CONTEXT else "whole"
 
 
 def parse_word_counts(text: str) -> dict[str, int]:
@@ -172,69 +201,122 @@ def count_range(
 
 
 class _ChunkCounter:
-    """Accumulates chunk counts, carrying the unfinished end of each block into the next."""
+    """Accumulates chunk counts, carrying the unfinished end of each block into the next.
+
+    What is counted before the end of a file is exactly what the whole text gives: a
+    special token is taken once no longer one could start before the block's end, and
+    the pattern's matches up to a place the method (`block_method`) proves exact.
+    """
 
     def __init__(self, pattern: str, special_tokens: Iterable[str]) -> None:
         self.compiled = compile_pattern(pattern)
         self.pattern = pattern
-        self.is_preset = preset_name(pattern) is not None
+        self.method = block_method(pattern)
+        self.ahead = (match_reach(pattern) or (0, 0))[0] if self.method == "reach" else 0
         self.specials = list(special_tokens)
         self.splitter = special_splitter(self.specials)
         self.special_margin = max((len(s) for s in self.specials), default=1) - 1
         self.counts: Counter[str] = Counter()
-        self.carry = ""  # uncounted text; starts where a match of the full text starts
+        self.carry = ""  # text read but not counted: from where the next search starts
         self.context = ""  # counted text just before the carry, in the same segment
+        self.waiting: list[str] = []  # blocks read since the carry was last looked at
+        self.waiting_chars = 0
 
     def add_text(self, text: str) -> None:
         self.add_block(text, final=True)
 
     def add_block(self, block: str, final: bool) -> None:
-        buffer, self.carry = self.carry + block, ""
+        self.waiting.append(block)
+        self.waiting_chars += len(block)
+        # subtle: text with no exact cut is carried on; looking at it again after every
+        # block would cost its length squared, so wait for as much new text as is carried
+        if not final and self.waiting_chars < len(self.carry):
+            return
+        buffer = self.carry + "".join(self.waiting)
+        self.carry, self.waiting, self.waiting_chars = "", [], 0
         pieces = list(split_specials(buffer, self.splitter))
-        tail = None
-        if not final and pieces and not pieces[-1][1]:
-            tail = pieces.pop()[0]
-        context = self.context
-        for piece, is_special in pieces:
+        # A special token found before `limit` is the one the whole text has there;
+        # from `limit` on, a longer one may yet start that the next block completes.
+        limit = len(buffer) if final else self._first_possible_special(buffer)
+        context, start = self.context, 0
+        for index, (piece, is_special) in enumerate(pieces):
+            end = start + len(piece)
+            if is_special:
+                settled = start < limit
+            else:  # a whole segment when the file ends or a settled special follows it
+                settled = final or (index + 1 < len(pieces) and end < limit)
+            if not settled:
+                break
             if not is_special:
                 self._add(self._matches(piece, context))
-            context = ""  # a segment after a special token starts afresh
-        self.context = ""
-        if tail is not None:
-            self._hold_back(tail, context)
+            context, start = "", end  # a segment after a special token starts afresh
+        else:
+            self.context = ""
+            return
+        open_text = "" if pieces[index][1] else buffer[start : max(start, limit)]
+        rest = buffer[start + len(open_text) :]
+        self.carry = self._hold_back(open_text, context) + rest
 
     def finish_before(self, lookahead: str) -> None:
-        """Count the carried text, ending at a safe cut that `lookahead` follows."""
-        tail, self.carry = self.carry, ""
-        if tail:
-            self._add(self._matches_before(tail + lookahead, self.context, len(tail)))
+        """Count all the carried text, which ends at a safe cut that `lookahead` follows."""
+        buffer = self.carry + "".join(self.waiting)
+        self.carry, self.waiting, self.waiting_chars = "", [], 0
+        pieces = list(split_specials(buffer, self.splitter))  # no special crosses a safe cut
+        context = self.context
+        for index, (piece, is_special) in enumerate(pieces):
+            if is_special:
+                pass
+            elif index + 1 < len(pieces):
+                self._add(self._matches(piece, context))
+            else:
+                self._add(self._matches_before(piece + lookahead, context, len(piece)))
+            context = ""
         self.context = ""
 
-    def _hold_back(self, tail: str, context: str) -> None:
-        """Count the open end of a block up to a safe cut and carry the rest."""
-        cut = 0 if self.compiled is None else self._safe_cut(tail, context)
-        self._add(self._matches_before(tail, context, cut))
-        self.context = (context + tail[:cut])[-LOOKBEHIND_CONTEXT:]
-        self.carry = tail[cut:]
+    def _hold_back(self, text: str, context: str) -> str:
+        """Count the open end of a segment as far as is exact; return the rest to carry."""
+        if self.method == "cuts":
+            cut = self._safe_cut(text)
+            self._add(self._matches_before(text, context, cut))
+            self.context = (context + text[:cut])[-LOOKBEHIND_CONTEXT:]
+            return text[cut:]
+        if self.method == "reach" and text:
+            return self._count_reachable(text, context)
+        self.context = context
+        return text
 
-    def _safe_cut(self, tail: str, context: str) -> int:
-        """The last place where the text can be cut without changing any pre-token.
+    def _safe_cut(self, text: str) -> int:
+        """The last safe cut in `text` with a character of `text` after it; 0 if none.
 
-        Matches of the GPT patterns look ahead (`\\s++$`, o200k's `'re` suffix), so
-        the end of a match is not a safe cut. A newline before a letter, or a space
-        between letters, is: no preset match crosses it or looks past it. The cut also
-        stays before any place where a special token may begin (it would end the
-        segment there). A custom pattern's cut is checked against its own matches.
+        Matches of the GPT patterns look ahead (`\\s++$`, o200k's `'re` suffix), so the
+        end of a match is not a safe cut; SAFE_CUT_PATTERN's places are (see there).
         """
-        limit = min(self._possible_special_starts(tail), default=len(tail))
-        # CUT_POINT searches backwards, so the first cut found is the last one in the text
-        for found in CUT_POINT.finditer(tail, 0, min(len(tail), limit + 2)):
-            cut = found.start()
-            if cut == 0 or cut > limit:
-                continue
-            if self.is_preset or self._cut_is_stable(tail, context, cut):
-                return cut
-        return 0
+        found = CUT_POINT.search(text, 1, len(text))  # searches backwards: the last one
+        return found.start() if found is not None else 0
+
+    def _count_reachable(self, text: str, context: str) -> str:
+        """Count the matches that start at least `ahead` characters before the end.
+
+        Such a match attempt, like every failed one before it, read only text that is
+        here (match_reach bounds it), so it is the one the whole text has.
+        """
+        assert self.compiled is not None
+        source, offset = context + text, len(context)
+        last_exact = len(source) - self.ahead  # the last start whose attempt is exact
+        resume = offset
+        timeout = self._timeout(source)
+        try:
+            for match in self.compiled.finditer(source, pos=offset, timeout=timeout):
+                if match.start() > last_exact:
+                    break
+                self._add((match.group(),))
+                resume = match.end()
+        except TimeoutError:
+            raise timed_out(self.compiled, timeout) from None
+        # Attempts up to last_exact failed wherever no match was found: skip them.
+        resume = max(resume, min(last_exact + 1, len(source)))
+        self.context = source[max(0, resume - LOOKBEHIND_CONTEXT) : resume]
+        return source[resume:]
 
     def _matches_before(self, tail: str, context: str, cut: int) -> list[str]:
         """The matches that start before `cut`, with the text going on past it.
@@ -247,24 +329,13 @@ class _ChunkCounter:
         chunks, starts = self._matches_with_starts(tail[: cut + 1], context)
         return [chunk for chunk, start in zip(chunks, starts) if start < cut]
 
-    def _possible_special_starts(self, tail: str) -> list[int]:
-        low = max(0, len(tail) - self.special_margin)
-        return [
-            p
-            for p in range(low, len(tail))
-            if any(special.startswith(tail[p:]) for special in self.specials)
-        ]
-
-    def _cut_is_stable(self, tail: str, context: str, cut: int) -> bool:
-        """Whether a custom pattern matches the same around `cut` with the text cut there."""
-        window = max(0, cut - STABILITY_WINDOW)
-        window_context = (context + tail[:window])[-LOOKBEHIND_CONTEXT:]
-        near = self._matches_before(tail[window:], window_context, cut - window)
-        going_on, starts = self._matches_with_starts(
-            tail[window : cut + STABILITY_WINDOW], window_context
-        )
-        before = [c for c, s in zip(going_on, starts) if s < cut - window]
-        return cut - window in starts and before == near
+    def _first_possible_special(self, text: str) -> int:
+        """The first place near the end where a special token may begin; len(text) if none."""
+        low = max(0, len(text) - self.special_margin)
+        for p in range(low, len(text)):
+            if any(special.startswith(text[p:]) for special in self.specials):
+                return p
+        return len(text)
 
     def _matches(self, text: str, context: str) -> list[str]:
         if self.compiled is None:
@@ -306,7 +377,7 @@ class _ChunkCounter:
         self.counts.update(chunks)  # Counter keeps first-appearance order, as ties need
 
     def result(self) -> dict[bytes, int]:
-        if self.carry or self.context:
+        if self.carry or self.waiting:
             self.add_block("", final=True)
         return {
             chunk.encode("utf-8", "surrogatepass"): n for chunk, n in self.counts.items() if chunk

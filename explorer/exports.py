@@ -5,7 +5,7 @@ FormatError when it cannot (two tokens with the same bytes, or, for rank-only
 `.tiktoken`, a merge BPE from ranks would not rebuild). Reading the file back with
 `explorer.imports` / `explorer.imports_hf` gives the same tokenizer.
 
-    >>> tok = Tokenizer([(97, 97), (256, 98)], pattern=r"\\w+", special_tokens=["<|end|>"])
+    >>> tok = Tokenizer([(97, 97), (256, 98)], pattern=r"\\w+|\\W", special_tokens=["<|end|>"])
     >>> print(tiktoken_text(tok).splitlines()[-1])
     YWFi 257
     >>> print(vocab_bpe(tok).splitlines()[-1])
@@ -16,12 +16,18 @@ from __future__ import annotations
 
 import base64
 import json
+import unicodedata
+from collections.abc import Callable
+from functools import cache
 from typing import Any
+
+import regex
 
 from explorer.byte_map import gpt2_chars
 from explorer.formats import FormatError
 from explorer.imports import recover_merges
 from explorer.imports_hf import python_to_onig
+from explorer.pretokenize import preset_name
 from explorer.tokenizer import Tokenizer
 
 
@@ -45,7 +51,7 @@ def tokenizer_json(tokenizer: Tokenizer) -> str:
     }
     split = {
         "type": "Split",
-        "pattern": {"Regex": python_to_onig(tokenizer.pattern)},
+        "pattern": {"Regex": _onig_pattern(tokenizer.pattern)},
         "behavior": "Isolated",
         "invert": False,
     }
@@ -72,7 +78,10 @@ def tokenizer_json(tokenizer: Tokenizer) -> str:
             "merges": [[texts[left], texts[right]] for left, right in tokenizer.merges],
         },
     }
-    return json.dumps(document, ensure_ascii=False) + "\n"
+    text = json.dumps(document, ensure_ascii=False) + "\n"
+    if _is_custom(tokenizer.pattern):
+        _check_same_ids(tokenizer, "tokenizer.json", "tokenizers", lambda: _huggingface_ids(text))
+    return text
 
 
 def tiktoken_text(tokenizer: Tokenizer) -> str:
@@ -94,6 +103,10 @@ def tiktoken_text(tokenizer: Tokenizer) -> str:
     lines = [
         f"{base64.b64encode(token).decode('ascii')} {rank}" for rank, token in enumerate(tokens)
     ]
+    if _is_custom(tokenizer.pattern):
+        _check_same_ids(
+            tokenizer, ".tiktoken", "tiktoken", lambda: _tiktoken_ids(tokenizer, tokens)
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -141,6 +154,107 @@ def _distinct_tokens(tokenizer: Tokenizer, fmt: str) -> list[bytes]:
                 ".model can)"
             )
     return tokens
+
+
+def _is_custom(pattern: str) -> bool:
+    return bool(pattern) and preset_name(pattern) is None  # presets are tested, always exact
+
+
+def _onig_pattern(pattern: str) -> str:
+    """Our pattern in Oniguruma's dialect; only rewrites that mean exactly the same.
+
+    >>> _onig_pattern(r"(?P<w>a)(?P=w)"), _onig_pattern("(?s).")
+    ('(?<w>a)\\\\k<w>', '(?m).')
+    """
+    if pattern.startswith("(?s)"):  # Oniguruma (Ruby syntax) spells dot-matches-all (?m)
+        pattern = "(?m)" + pattern[4:]
+    pattern = regex.sub(r"(?<!\\)((?:\\\\)*)\(\?P<", r"\1(?<", pattern)  # named groups
+    pattern = regex.sub(r"(?<!\\)((?:\\\\)*)\(\?P=(\w+)\)", r"\1\\k<\2>", pattern)
+    return python_to_onig(pattern)
+
+
+def _huggingface_ids(document: str) -> Callable[[list[str]], list[list[int]]]:
+    """Hugging Face's ids for texts, from the file as written; raises its load error."""
+    import tokenizers  # only to check a custom pattern, not at import time
+
+    loaded = tokenizers.Tokenizer.from_str(document)
+    return lambda texts: [e.ids for e in loaded.encode_batch(texts, add_special_tokens=False)]
+
+
+def _tiktoken_ids(tokenizer: Tokenizer, tokens: list[bytes]) -> Callable[[list[str]], Any]:
+    """tiktoken's ids for texts, with these ranks and the pattern beside them."""
+    import tiktoken  # only to check a custom pattern, not at import time
+
+    encoding = tiktoken.Encoding(
+        name="export-check",
+        pat_str=tokenizer.pattern,
+        mergeable_ranks={token: rank for rank, token in enumerate(tokens)},
+        special_tokens=tokenizer.special_tokens,
+    )
+    return lambda texts: [encoding.encode_ordinary(text) for text in texts]
+
+
+def _check_same_ids(
+    tokenizer: Tokenizer, fmt: str, library: str, load: Callable[[], Callable[[list[str]], Any]]
+) -> None:
+    """FormatError unless `library` encodes every probe text as we do.
+
+    The probes hold characters of every Unicode general category, alone and between
+    letters, digits and spaces: where two regex engines read a class differently
+    (`\\w` and U+200C in `regex` but not Oniguruma), some probe shows it.
+    """
+    probes = probe_texts()
+    try:
+        theirs = load()(probes)
+    except ImportError:
+        raise FormatError(
+            f"a {fmt} file with a custom pattern is written only once {library} has checked "
+            f"that it encodes the same; install {library} (pip install {library}) or choose "
+            "a preset pattern"
+        ) from None
+    except Exception as exc:
+        raise FormatError(
+            f"{library} cannot use the pattern {tokenizer.pattern!r}: "
+            f"{' '.join(str(exc).split())}. Choose a preset or a simpler pattern."
+        ) from None
+    differ = [
+        (len(probe), probe, list(their), ours)
+        for probe, their in zip(probes, theirs)
+        if list(their) != (ours := tokenizer.encode_ordinary(probe))
+    ]
+    if differ:
+        _, probe, their, ours = min(differ)  # the shortest text that shows it
+        where = ", ".join(f"U+{ord(c):04X} ({unicodedata.category(c)})" for c in probe)
+        raise FormatError(
+            f"{library} reads the pattern {tokenizer.pattern!r} differently: it encodes "
+            f"{probe!r} ({where}) as {their}, this tokenizer as {ours}; a {fmt} file would "
+            "not encode the same. Choose a preset or a pattern both engines read alike."
+        )
+
+
+@cache
+def probe_texts() -> list[str]:
+    """Short texts with the first and last character of each Unicode general category.
+
+    Each appears alone, doubled, between letters, after a space and beside digits, after
+    two texts of everyday prose, spacing and joiners. Surrogates (Cs) cannot be in text.
+    """
+    texts = [
+        *("Hello world's 12345 it'S", "\n\n  \t x\r\n y  ", "x\ny\n", "e\u0301"),
+        *("a\u200cb", "a\u200db", "\u2028", "\x85", "\u3000", "\u00a0y", "\U0001f600\U0001f3fd"),
+    ]
+    first: dict[str, str] = {}
+    last: dict[str, str] = {}
+    for code in range(0x110000):
+        char = chr(code)
+        kind = unicodedata.category(char)
+        if kind != "Cs":
+            first.setdefault(kind, char)
+            last[kind] = char
+    for kind in sorted(first):
+        for c in dict.fromkeys((first[kind], last[kind])):
+            texts += [c, c + c, f"a{c}b", f" {c}x", f"1{c}2", f"{c} \n"]
+    return texts
 
 
 def _added_token(text: str, token_id: int) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import Any
 
 import regex
 
+from explorer.arguments import ArgumentTypeError, path_argument, text_argument
 from explorer.pretokenize import PatternError
 from explorer.render import render_token
 from explorer.tokenizer import Tokenizer, TokenizerError
@@ -56,6 +57,7 @@ def model_text(tokenizer: Tokenizer) -> str:
 
 def parse_model(text: str, *, source: str = "model") -> Tokenizer:
     """Read `.model` text (minbpe v1, or the older `bpe v1` header); errors name the line."""
+    text = text_argument(text, "text")
     lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
     if lines[-1] == "":
         lines.pop()  # the break after the last line
@@ -82,6 +84,8 @@ def parse_model(text: str, *, source: str = "model") -> Tokenizer:
 
 def save_model(tokenizer: Tokenizer, prefix: str | Path) -> tuple[Path, Path]:
     """Write PREFIX.model and PREFIX.vocab as UTF-8, nothing translated; return both paths."""
+    _tokenizer_argument(tokenizer)
+    path_argument(prefix, "prefix")
     model_path, vocab_path = Path(f"{prefix}.model"), Path(f"{prefix}.vocab")
     model = model_text(tokenizer)  # may refuse the tokenizer: check before writing anything
     model_path.write_bytes(model.encode("utf-8"))
@@ -89,8 +93,16 @@ def save_model(tokenizer: Tokenizer, prefix: str | Path) -> tuple[Path, Path]:
     return model_path, vocab_path
 
 
+def _tokenizer_argument(value: Any) -> None:
+    if not isinstance(value, Tokenizer):
+        raise ArgumentTypeError(
+            f"tokenizer must be a Tokenizer (e.g. train(...).tokenizer), not {type(value).__name__}"
+        )
+
+
 def load_model(path: str | Path) -> Tokenizer:
     """Read a `.model` file written by `save_model` or by minbpe."""
+    path_argument(path, "path")
     return parse_model(read_utf8(path), source=str(path))
 
 

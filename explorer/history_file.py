@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from explorer.arguments import ArgumentTypeError, path_argument, text_argument
 from explorer.formats import FormatError, merge_problem, read_utf8
 from explorer.history import MergeHistory, MergeStep, StopReason
 from explorer.tokenizer import Tokenizer
@@ -51,6 +52,7 @@ def history_json(history: MergeHistory) -> str:
 
 def parse_history_json(text: str, *, source: str = "history JSON") -> MergeHistory:
     """Read history JSON; a malformed file raises FormatError naming the key at fault."""
+    text = text_argument(text, "text")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -72,12 +74,18 @@ def parse_history_json(text: str, *, source: str = "history JSON") -> MergeHisto
 
 def save_history(history: MergeHistory, path: str | Path) -> Path:
     """Write history JSON as UTF-8; return the path."""
-    path = Path(path)
+    if not isinstance(history, MergeHistory):
+        raise ArgumentTypeError(
+            "history must be a MergeHistory (e.g. train(...).history), "
+            f"not {type(history).__name__}"
+        )
+    path = Path(path_argument(path, "path"))
     path.write_bytes(history_json(history).encode("utf-8"))
     return path
 
 
 def load_history(path: str | Path) -> MergeHistory:
+    path_argument(path, "path")
     return parse_history_json(read_utf8(path), source=str(path))
 
 

@@ -1,8 +1,9 @@
 """Count the chunks of big files on several cores, with exactly the single-core result.
 
-Each file is cut into parts at safe cuts (after a newline before a letter, or before a
-space between letters: no preset pattern's match crosses or looks past one, see
-explorer.corpus), never inside a special token. Each part is counted in its own
+Each file is cut into parts at safe cuts (a newline before a non-space, a non-space
+before a space, a letter or number beside another kind of character...: no preset
+pattern's match crosses or looks past one, see explorer.corpus.SAFE_CUT_PATTERN),
+never inside a special token. Each part is counted in its own
 process; the counts are summed in text order, so first-appearance order, which the tie
 rule needs, is kept too.
 

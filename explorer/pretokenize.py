@@ -10,6 +10,7 @@ chunk, as in minbpe's BasicTokenizer). Presets carry tiktoken's exact patterns.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import regex
 
@@ -148,6 +149,22 @@ def covering_pieces(
     return covered
 
 
+_SURROGATE = regex.compile("[\ud800-\udfff]")
+
+
+def as_unicode(text: str) -> str:
+    """Text that UTF-8 can hold, by tiktoken's rule: a surrogate pair written as two code
+    points becomes its character, a lone surrogate becomes U+FFFD. Other text is unchanged.
+
+    >>> as_unicode("a\\ud800b"), as_unicode("\\ud83d\\ude00")
+    ('a\ufffdb', '😀')
+    """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    # tiktoken/core.py, Encoding.encode on UnicodeEncodeError
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def special_splitter(special_tokens: Iterable[str]) -> regex.Pattern[str] | None:
     """A regex that finds any of the special tokens, longest first; None when there are none."""
     specials = sorted(set(special_tokens), key=len, reverse=True)
@@ -169,3 +186,133 @@ def split_specials(text: str, splitter: regex.Pattern[str] | None) -> Iterator[t
     for index, piece in enumerate(splitter.split(text)):
         if piece:
             yield piece, index % 2 == 1
+
+
+def match_reach(pattern: str) -> tuple[int, int] | None:
+    """How far one match attempt of a pattern can look: (ahead, behind) in characters.
+
+    An attempt at position q reads nothing at or past q + ahead, nor before q - behind,
+    whatever the text; so a match that starts `ahead` characters before the end of the
+    text read so far is the match the whole text gives (explorer.corpus relies on it).
+    None when no such bound exists or cannot be proved: an unbounded repeat (`\\w+`),
+    a back-reference, recursion, `\\G`, `\\X`, fuzzy matching, a reversed pattern.
+
+    >>> match_reach(r"(?s)..?"), match_reach(r"(?<=a)b{2,3}$"), match_reach(r"\\w+")
+    ((2, 0), (4, 2), None)
+    """
+    if not pattern:
+        return None
+    try:
+        from regex import _regex_core as core  # regex's own parser: no other tells the widths
+
+        tree, flags = _parse(core, pattern)
+        if flags & (regex.REVERSE | regex.WORD):
+            return None
+        return _ReachFinder(core).reach(tree)
+    except Exception:  # a private API: any surprise means "cannot prove a bound"
+        return None
+
+
+def _parse(core: Any, pattern: str) -> tuple[Any, int]:
+    """regex's parse tree and global flags, parsed as `regex.compile` does (private API)."""
+    flags = 0
+    while True:
+        source = core.Source(pattern)
+        info = core.Info(flags, source.char_type, {})
+        source.ignore_space = bool(info.flags & regex.VERBOSE)
+        try:
+            tree = core._parse_pattern(source, info)
+        except core._UnscopedFlagSet:  # a global flag such as (?x) met late: parse again
+            flags = info.global_flags
+            continue
+        if not source.at_end():
+            raise ValueError("unbalanced parenthesis")
+        return tree, info.flags
+
+
+class _Unbounded(Exception):
+    """A part of a pattern with no provable bound on how far it reads."""
+
+
+class _ReachFinder:
+    """Walks regex's parse tree; every node kind not named here is taken as unbounded."""
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.behind = 0
+
+    def reach(self, tree: Any) -> tuple[int, int] | None:
+        try:
+            ahead = self._ahead(tree)
+        except _Unbounded:
+            return None
+        return max(ahead, 1), self.behind
+
+    def _ahead(self, node: Any) -> int:
+        """Characters past the attempt's start that matching `node` there may read."""
+        c = self.core
+        kind = type(node)
+        if kind is c.Sequence:
+            offset, furthest = 0, 0
+            for item in node.items:
+                furthest = max(furthest, offset + self._ahead(item))
+                offset += self._width(item)
+            return furthest
+        if kind in (c.Branch, c.StringSet):
+            return max((self._ahead(b) for b in node.branches), default=0)
+        if kind in (c.Group, c.Atomic):
+            return self._ahead(node.subpattern)
+        if kind in (c.GreedyRepeat, c.LazyRepeat, c.PossessiveRepeat):
+            if node.max_count is None:
+                raise _Unbounded
+            if node.max_count == 0:
+                return 0
+            width = self._width(node.subpattern)
+            return width * (node.max_count - 1) + self._ahead(node.subpattern)
+        if kind is c.LookAround:
+            if node.behind:
+                # subtle: matched backwards; a look-ahead inside could read forward again
+                if self._has_lookaround(node.subpattern):
+                    raise _Unbounded
+                self.behind = max(self.behind, self._width(node.subpattern) + 1)
+                return 1
+            return self._ahead(node.subpattern)
+        if isinstance(node, _zero_width_kinds(c)):
+            self.behind = max(self.behind, 1)  # \b, ^ in MULTILINE: the character before
+            return 1  # ... and the one at the position (or the end of the text)
+        if isinstance(node, (*_leaf_kinds(c), c.SetBase)):
+            return self._width(node)
+        raise _Unbounded
+
+    def _width(self, node: Any) -> int:
+        width = node.max_width()
+        if not isinstance(width, int) or width >= 1 << 20:  # regex's UNLIMITED is huge
+            raise _Unbounded
+        return width
+
+    def _has_lookaround(self, node: Any) -> bool:
+        c = self.core
+        if isinstance(node, (c.LookAround, c.LookAroundConditional)):
+            return True
+        children = [getattr(node, "subpattern", None)]
+        children += list(getattr(node, "items", ())) + list(getattr(node, "branches", ()))
+        return any(self._has_lookaround(child) for child in children if child is not None)
+
+
+def _zero_width_kinds(c: Any) -> tuple[type, ...]:
+    return (
+        c.Boundary,
+        c.StartOfWord,
+        c.EndOfWord,
+        c.StartOfLine,
+        c.EndOfLine,
+        c.StartOfString,
+        c.EndOfString,
+        c.EndOfStringLine,
+        c.Keep,
+        c.Failure,
+    )
+
+
+def _leaf_kinds(c: Any) -> tuple[type, ...]:
+    return (c.Character, c.Property, c.Range, c.Any, c.String)

@@ -50,6 +50,10 @@ def render_token(
     >>> render_token(b" a\n", byte_symbols=True)
     'ĠaĊ'
     """
+    if not isinstance(token, (bytes, bytearray)):
+        raise TypeError(
+            f"token must be bytes (e.g. tokenizer.vocab[id]), not {type(token).__name__}"
+        )
     if byte_symbols:
         return gpt2_chars(token)
     return "".join(piece for piece, _ in _display_pieces(token, visible_whitespace, keep_layout))

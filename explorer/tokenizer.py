@@ -20,9 +20,18 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from explorer.arguments import (
+    merge_pairs,
+    pattern_argument,
+    strings_argument,
+    text_argument,
+    token_ids,
+    whole_number,
+)
 from explorer.collector import collector_paused
 from explorer.merging import ChunkEncoder
 from explorer.pretokenize import (
+    as_unicode,
     compile_pattern,
     covering_pieces,
     match_timeout,
@@ -90,7 +99,10 @@ class Tokenizer:
         byte_ids: Sequence[int] | None = None,
         trained: bool = False,
     ) -> None:
-        self.merges: list[tuple[int, int]] = [(int(a), int(b)) for a, b in merges]
+        self.merges: list[tuple[int, int]] = merge_pairs(merges)
+        pattern = pattern_argument(pattern)
+        if not isinstance(special_tokens, Mapping):
+            special_tokens = strings_argument(special_tokens, "special_tokens")
         self.byte_ids: tuple[int, ...] = _byte_permutation(byte_ids)
         # subtle: bytes.translate needs a 256-byte table, which a permutation of 0-255 is
         self._byte_table = None if self.bytes_in_order else bytes(self.byte_ids)
@@ -128,7 +140,7 @@ class Tokenizer:
         >>> Tokenizer().initial_ids("hé")
         [104, 195, 169]
         """
-        data = chunk.encode("utf-8", "surrogatepass")
+        data = text_argument(chunk, "chunk").encode("utf-8", "surrogatepass")
         if self._byte_table is not None:
             data = data.translate(self._byte_table)
         return list(data)
@@ -144,6 +156,7 @@ class Tokenizer:
         >>> Tokenizer([(97, 97), (256, 97)]).at_vocab_size(257).merges
         [(97, 97)]
         """
+        vocab_size = whole_number(vocab_size, "vocab_size")
         if vocab_size < 256:
             raise TokenizerError(
                 f"vocab_size must be at least 256, so we can encode all bytes (got {vocab_size})"
@@ -162,6 +175,8 @@ class Tokenizer:
 
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token; a special token gives its UTF-8 text."""
+        if type(token_id) is not int:  # subtle: 97.0 and True would find ids 97 and 1
+            token_id = whole_number(token_id, "token_id")
         if token_id in self.vocab:
             return self.vocab[token_id]
         if token_id in self.special_by_id:
@@ -172,7 +187,8 @@ class Tokenizer:
         )
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
-        return b"".join(self.token_bytes(i) for i in ids)
+        """The bytes of the tokens, joined: `Tokenizer().decode_bytes([104, 105]) == b"hi"`."""
+        return b"".join(map(self.token_bytes, token_ids(ids)))
 
     def decode(self, ids: Iterable[int]) -> str:
         """Decode to text; bytes that are not valid UTF-8 become U+FFFD."""
@@ -188,7 +204,10 @@ class Tokenizer:
         """Encode text to ids, with tiktoken's rules for special tokens.
 
         A special token in the text that is neither allowed nor explicitly permitted as
-        plain text (`disallowed_special=()`) raises SpecialTokenError.
+        plain text (`disallowed_special=()`) raises SpecialTokenError. Text that is not
+        valid Unicode is encoded as tiktoken does: a surrogate pair written as two code
+        points as its character, a lone surrogate as U+FFFD (never bytes that are not
+        UTF-8), so only there decode(encode(s)) differs from s.
         """
         return self._encode_ids(text, allowed_special, disallowed_special)
 
@@ -207,20 +226,30 @@ class Tokenizer:
         allowed_special: SpecialSet = "none",
         disallowed_special: SpecialSet = "all",
     ) -> Encoding:
-        """Encode and say where each token came from, so a view never re-tokenises."""
-        ids = self._encode_ids(text, allowed_special, disallowed_special)
+        """Encode and say where each token came from, so a view never re-tokenises.
+
+        Character spans are in `text` as given, also where a surrogate pair written as
+        two code points was encoded as its character (see `encode`).
+        """
+        ids = self._encode_ids(text, allowed_special, disallowed_special)  # checks text
         byte_spans: list[tuple[int, int]] = []
         position = 0
         for token in ids:
             end = position + len(self.token_bytes(token))
             byte_spans.append((position, end))
             position = end
-        return Encoding(ids, _char_spans(text, byte_spans), byte_spans)
+        unicode = as_unicode(text)
+        spans = _char_spans(unicode, byte_spans)
+        if len(unicode) != len(text):
+            starts = _code_point_starts(text)
+            spans = [(starts[a], starts[b]) for a, b in spans]
+        return Encoding(ids, spans, byte_spans)
 
     def _encode_ids(
         self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
     ) -> list[int]:
         ids: list[int] | None = None
+        text = as_unicode(text_argument(text, "text"))
         with collector_paused():
             for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
                 if ids is None:
@@ -242,6 +271,9 @@ class Tokenizer:
             yield self._chunks.encode_chunks(self._pieces(segment, self._compiled, timeout=timeout))
 
     def _allowed(self, allowed: SpecialSet, disallowed: SpecialSet, text: str) -> set[str]:
+        for name, value in (("allowed_special", allowed), ("disallowed_special", disallowed)):
+            if value not in ("all", "none"):
+                strings_argument(value, name)
         specials = set(self.special_tokens)
         allowed_set = specials if allowed == "all" else set() if allowed == "none" else set(allowed)
         unknown = allowed_set - specials
@@ -313,6 +345,24 @@ def _special_ids(special_tokens: Mapping[str, int] | Iterable[str], first: int) 
     if len(set(specials.values())) != len(specials):
         raise TokenizerError(f"two special tokens share an id: {specials}")
     return specials
+
+
+def _code_point_starts(text: str) -> list[int]:
+    """Where each character of `as_unicode(text)` begins in `text`, and its end.
+
+    >>> _code_point_starts("a\\ud83d\\ude00b")
+    [0, 1, 3, 4]
+    """
+    starts, index = [], 0
+    while index < len(text):
+        starts.append(index)
+        pair = (
+            "\ud800" <= text[index] <= "\udbff"
+            and "\udc00" <= text[index + 1 : index + 2] <= "\udfff"
+        )
+        index += 2 if pair else 1
+    starts.append(len(text))
+    return starts
 
 
 def _char_spans(text: str, byte_spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

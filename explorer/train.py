@@ -17,6 +17,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from explorer.arguments import (
+    ArgumentTypeError,
+    callback_argument,
+    paths_argument,
+    pattern_argument,
+    strings_argument,
+    text_argument,
+    texts_argument,
+    whole_number,
+)
 from explorer.corpus import (
     DEFAULT_BLOCK_CHARS,
     count_chunks,
@@ -27,7 +37,7 @@ from explorer.corpus import (
 from explorer.history import MergeHistory
 from explorer.learner import MAX_VOCAB_SIZE, ProgressCallback, learn_merges
 from explorer.parallel import can_split, count_files_in_parallel
-from explorer.pretokenize import compile_pattern, resolve_pattern
+from explorer.pretokenize import as_unicode, compile_pattern, resolve_pattern
 from explorer.tokenizer import Tokenizer
 
 DEFAULT_PATTERN = "gpt4"
@@ -59,8 +69,9 @@ def train(
     `pattern` is a preset name (none, gpt2, gpt4, o200k, words) or a regex. Special
     tokens are cut out of the text before counting and never merged.
     """
-    texts = [text] if isinstance(text, str) else list(text)
-    specials = _check_settings(vocab_size, pattern, special_tokens, min_count)
+    texts = texts_argument(text, "text")
+    specials = _check_settings(vocab_size, pattern, special_tokens, min_count, progress)
+    texts = [as_unicode(t) for t in texts]  # lone surrogates as encode treats them
     started = time.perf_counter()
     counts = count_chunks(texts, pattern, specials)
     corpus_bytes = sum(len(t.encode("utf-8", "surrogatepass")) for t in texts)
@@ -86,8 +97,16 @@ def train_files(
     With `workers` > 1, files of 1 MB and more are counted by that many processes
     (preset patterns other than `none`; see explorer.parallel).
     """
-    paths = list(paths)
-    specials = _check_settings(vocab_size, pattern, special_tokens, min_count)
+    paths = paths_argument(paths)
+    specials = _check_settings(vocab_size, pattern, special_tokens, min_count, progress)
+    block_chars, workers = (
+        whole_number(block_chars, "block_chars"),
+        whole_number(workers, "workers"),
+    )
+    if block_chars < 1 or workers < 1:
+        raise TrainingError(
+            f"block_chars and workers must be at least 1 (got {block_chars}, {workers})"
+        )
     started = time.perf_counter()
     if workers > 1 and can_split(pattern):
         counts = count_files_in_parallel(
@@ -121,7 +140,16 @@ def train_word_counts(
     """
     if isinstance(word_counts, str):
         word_counts = parse_word_counts(word_counts)
-    specials = _check_settings(vocab_size, "none", special_tokens, min_count)
+    elif not isinstance(word_counts, Mapping):
+        raise ArgumentTypeError(
+            "word_counts must be a mapping such as {'hug': 10} or a 'word count' table as "
+            f"text, not {type(word_counts).__name__}"
+        )
+    specials = _check_settings(vocab_size, "none", special_tokens, min_count, progress)
+    word_counts = {
+        text_argument(word, "each word of word_counts"): whole_number(n, f"the count of {word!r}")
+        for word, n in word_counts.items()
+    }
     started = time.perf_counter()
     counts = word_chunk_counts(dict(word_counts))
     corpus_bytes = sum(len(c) * n for c, n in counts.items())
@@ -129,17 +157,24 @@ def train_word_counts(
 
 
 def _check_settings(
-    vocab_size: int, pattern: str, special_tokens: Iterable[str], min_count: int
+    vocab_size: int,
+    pattern: str,
+    special_tokens: Iterable[str],
+    min_count: int,
+    progress: ProgressCallback | None,
 ) -> list[str]:
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
-        raise TrainingError(f"vocab_size must be a whole number, not {vocab_size!r}")
+    vocab_size = whole_number(vocab_size, "vocab_size")
+    min_count = whole_number(min_count, "min_count")
+    pattern_argument(pattern)
+    callback_argument(progress, "progress")
+    special_tokens = strings_argument(special_tokens, "special_tokens")
     if vocab_size < 256:
         raise TrainingError(
             f"vocab_size must be at least 256, so we can encode all bytes (got {vocab_size})"
         )
     if vocab_size > MAX_VOCAB_SIZE:
         raise TrainingError(f"vocab_size must be at most {MAX_VOCAB_SIZE:,} (got {vocab_size:,})")
-    if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 1:
+    if min_count < 1:
         raise TrainingError(f"min_count must be a whole number of at least 1 (got {min_count!r})")
     compile_pattern(resolve_pattern(pattern))  # raises PatternError with a clear message
     specials = list(dict.fromkeys(special_tokens))

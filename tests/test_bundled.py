@@ -373,3 +373,40 @@ def test_concurrent_first_loads_parse_a_vocabulary_once(monkeypatch: pytest.Monk
         assert len(results) == 4 and all(result is results[0] for result in results)
     finally:
         bundled._load.cache_clear()  # the fake must not outlive this test
+
+
+# --- text that is not valid Unicode: tiktoken's rule -------------------------------------
+
+SURROGATE_TEXTS = [
+    "a\ud800b",  # a lone high surrogate
+    "x\udc00",  # a lone low surrogate
+    "smile \ud83d\ude00 now",  # a pair written as two code points: the emoji
+    "\ude00\ud83d",  # a pair in the wrong order: two lone surrogates
+    "\ud83d\ud83d\ude00<|endoftext|>\udfff",
+]
+
+
+@pytest.mark.parametrize("text", SURROGATE_TEXTS)
+def test_surrogates_encode_as_tiktoken_does(text: str) -> None:
+    reference = shared_path("reference", "openai", "o200k_base.tiktoken")
+    encoding = tiktoken.Encoding(
+        name="o200k_base_reference",
+        pat_str=bundled.O200K_PATTERN,
+        mergeable_ranks=load_tiktoken_bpe(str(reference)),
+        special_tokens=bundled.BUNDLED["o200k_base"].special_tokens,
+    )
+    tokenizer = load_bundled("o200k_base")
+    ids = tokenizer.encode(text, allowed_special="all")
+    assert ids == encoding.encode(text, allowed_special="all")
+    tokenizer.decode_bytes(ids).decode("utf-8")  # valid UTF-8, never surrogate bytes
+    spans = tokenizer.encode_with_spans(text, allowed_special="all").spans
+    assert spans[0][0] == 0 and spans[-1][1] == len(text)  # spans in the text as given
+
+
+def test_training_never_makes_surrogate_bytes() -> None:
+    from explorer import train
+
+    result = train("a\ud800b a\ud800b \ud83d\ude00", 270, pattern="gpt4")
+    for token in result.tokenizer.vocab.values():
+        assert b"\xed\xa0" not in token
+    assert result.tokenizer.decode(result.tokenizer.encode("a\ud800b")) == "a\ufffdb"

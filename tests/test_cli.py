@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from explorer import cli
 from explorer.cli import main
 from explorer.exports import encoder_json, tokenizer_json, vocab_bpe
 from explorer.formats import load_model
@@ -130,6 +131,8 @@ def _error_cases(tmp: Path, prefix: Path) -> dict[str, tuple[list[str | Path], b
         "unknown id": (["decode", model], b"1 2 99999"),
         "non-numeric id": (["decode", model], b"1 two 3"),
         "text as model": (["info", tmp / "text.txt"], b""),
+        "huge id": (["decode", "gpt2"], b"9" * 5000),
+        "empty pattern": ([*train, "--vocab-size", "300", "--pattern", ""], b""),
     }
 
 
@@ -148,6 +151,8 @@ def _error_cases(tmp: Path, prefix: Path) -> dict[str, tuple[list[str | Path], b
         ("unknown id", "token id 99999"),
         ("non-numeric id", "item 2 of stdin, 'two', is not a token id"),
         ("text as model", "text.txt: this is not a tokenizer file the explorer can tell"),
+        ("huge id", "item 1 of stdin, '99999999999999999999...(5,000 characters)', is not"),
+        ("empty pattern", "--pattern is empty; give --pattern none"),
     ],
 )
 def test_bad_input_is_one_error_line(
@@ -195,3 +200,51 @@ def test_any_tokenizer_file_the_app_loads_encodes_as_the_model_does(
         assert capsys.readouterr().out == expected, model
     assert main(["info", str(tmp_path / "tok.tokenizer.json")]) == 0
     assert capsys.readouterr().out.startswith("vocab size: 320 (256 bytes + 64 merges)")
+
+
+@pytest.mark.parametrize("workers", ["0", "-3", "two"])
+def test_workers_must_be_positive(tmp_path: Path, workers: str) -> None:
+    done = run("train", tmp_path, "--vocab-size", "300", "--workers", workers, "--output", "t")
+    stderr = done.stderr.decode()
+    assert done.returncode == 2 and len(stderr.splitlines()) == 1
+    assert f"argument --workers: {workers!r} is not a number of processes" in stderr
+
+
+def test_a_failed_write_leaves_no_output(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_bytes(CORPUS.encode("utf-8"))
+    (tmp_path / "out.vocab").mkdir()  # out.vocab cannot be written
+    args = ["train", str(corpus), "--vocab-size", "300", "--output", str(tmp_path / "out")]
+    assert main(args) == 1
+    assert "out.vocab is a folder" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt", "out.vocab"]
+
+
+def test_a_write_failing_midway_removes_what_was_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_bytes(CORPUS.encode("utf-8"))
+    real_replace = cli.os.replace
+
+    def replace(source: Path, target: Path) -> None:
+        if str(target).endswith(".history.json"):
+            raise OSError(28, "No space left on device", str(target))
+        real_replace(source, target)
+
+    monkeypatch.setattr(cli.os, "replace", replace)
+    args = ["train", str(corpus), "--vocab-size", "300", "--output", str(tmp_path / "out")]
+    assert main(args) == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["corpus.txt"]
+
+
+def test_a_pattern_matched_whole_is_announced(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_bytes(CORPUS.encode("utf-8"))
+    for pattern, noted in [(r"\w+|\W", True), (r"(?s)..?", False), ("gpt2", False)]:
+        done = run(
+            "train", corpus, "--vocab-size", "300", "--pattern", pattern, "--output", tmp_path / "t"
+        )
+        assert done.returncode == 0
+        assert ("each file is matched whole" in done.stderr.decode()) == noted

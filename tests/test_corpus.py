@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer import PRESETS, train, train_files
+from explorer import PRESETS, corpus, train, train_files
 from explorer.corpus import CorpusError, count_chunks, count_file_chunks
 from tests.conftest import shared_path
 from tests.naive import fast_steps
@@ -85,3 +86,114 @@ def test_non_utf8_file_names_the_byte(tmp_path: Path) -> None:
 def test_missing_file_is_explained(tmp_path: Path) -> None:
     with pytest.raises(CorpusError, match="cannot read"):
         train_files([tmp_path / "nope.txt"], 300)
+
+
+# Random custom patterns: pieces whose matches depend on where matching started
+# (fixed-width pairs, bounded repeats), look-arounds, anchors, and unbounded runs.
+ATOMS = [".", "a", "b", "[ab]", r"\w", r"\W", r"\s", r"\d", "[^a]", r"\p{L}", "é", " "]
+ASSERTIONS = [r"\b", "$", "^", r"(?<=a)", r"(?<!b)", r"(?<=\w\s)", r"(?=a)", r"(?!b)", r"(?=.b)"]
+QUANTIFIERS = ["", "", "?", "{2}", "{1,2}", "{0,3}", "??", "{1,3}?", "?+", "*", "+", "++"]
+items = st.one_of(
+    st.builds(lambda a, q: a + q, st.sampled_from(ATOMS), st.sampled_from(QUANTIFIERS)),
+    st.sampled_from(ASSERTIONS),
+)
+branches = st.lists(items, min_size=1, max_size=3).map("".join)
+custom_patterns = st.builds(
+    lambda flags, alternatives: flags + "|".join(alternatives),
+    st.sampled_from(["", "(?s)", "(?m)", "(?i)"]),
+    st.lists(branches, min_size=1, max_size=3),
+)
+CUSTOM_ALPHABET = "ab \n.é1A<|"
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        regex.compile(pattern)
+    except regex.error:
+        return False
+    return True
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    pattern=st.one_of(
+        st.sampled_from([r"(?s)..?", r"(?s).{1,2}", r"(?s)\w.|.", r"(?<=\w{3}).|.."]),
+        custom_patterns.filter(_compiles),
+    ),
+    text=st.text(alphabet=CUSTOM_ALPHABET, max_size=300),
+    block=st.sampled_from([1, 2, 3, 5, 8, 70, 100]),  # over 64: past the old check's window
+    with_specials=st.booleans(),
+)
+def test_custom_patterns_count_like_the_whole_text(
+    tmp_path: Path, pattern: str, text: str, block: int, with_specials: bool
+) -> None:
+    specials = ["<|a", "<|a b|>", "b<"] if with_specials else []
+    path = write(tmp_path / "corpus.txt", text)
+    whole = count_chunks([text], pattern, specials)
+    blocks = count_file_chunks([path], pattern, specials, block_chars=block)
+    assert list(blocks.items()) == list(whole.items())
+
+
+@pytest.mark.parametrize("pattern", [r"(?s)..?", r"(?s).{1,2}", r"\w+|\W", r"(?<=\w{3})."])
+def test_issue_patterns_over_many_blocks(tmp_path: Path, pattern: str, sample_text: str) -> None:
+    text = sample_text[:40_000] + "x" + sample_text[:40_000]  # odd length: pairs shift
+    path = write(tmp_path / "corpus.txt", text)
+    whole = count_chunks([text], pattern)
+    assert list(count_file_chunks([path], pattern, block_chars=1000).items()) == list(whole.items())
+
+
+@pytest.mark.parametrize("pattern", [*sorted(PRESETS), r"(?s)..?"])
+@pytest.mark.parametrize("block", [1, 2, 3, 7])
+def test_overlapping_special_tokens_across_blocks(tmp_path: Path, pattern: str, block: int) -> None:
+    specials = ["<|a", "<|a b|>"]
+    for text in ["<|a b|>", "x<|a b|>y<|a c", "<|a<|a b|><|a b|", "ab <|a b|> <|a b"]:
+        path = write(tmp_path / "corpus.txt", text)
+        whole = count_chunks([text], pattern, specials)
+        assert count_file_chunks([path], pattern, specials, block_chars=block) == whole
+
+
+NO_LETTERS = "0123456789,.;:-+[]{}\"\n\r \t/'\u0301"
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "gpt4", "o200k", "words"])
+@tmp_files
+@given(text=st.text(alphabet=NO_LETTERS + "aZé", max_size=200), block=st.integers(1, 9))
+def test_presets_cut_text_with_few_letters_exactly(
+    tmp_path: Path, pattern: str, text: str, block: int
+) -> None:
+    path = write(tmp_path / "corpus.txt", text)
+    whole = count_chunks([text], pattern)
+    assert list(count_file_chunks([path], pattern, block_chars=block).items()) == list(
+        whole.items()
+    )
+
+
+def test_text_without_letters_is_cut_into_bounded_pieces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A numeric CSV is not carried whole: the longest text looked at stays near a block."""
+    rows = "".join(f"{i},{i * 7 % 1000}.{i % 97},-{i * 31}\n" for i in range(20_000))
+    path = write(tmp_path / "numbers.csv", rows)
+    longest = 0
+    original = corpus._ChunkCounter._hold_back
+
+    def spy(self: corpus._ChunkCounter, text: str, context: str) -> str:
+        nonlocal longest
+        longest = max(longest, len(text))
+        return original(self, text, context)
+
+    monkeypatch.setattr(corpus._ChunkCounter, "_hold_back", spy)
+    for pattern in ("gpt2", "gpt4", "o200k", r"(?s)..?"):
+        longest = 0
+        counts = count_file_chunks([path], pattern, block_chars=4096)
+        assert counts == count_chunks([rows], pattern)
+        assert longest < 2 * 4096
+
+
+def test_block_method_says_which_path() -> None:
+    assert corpus.block_method("gpt4") == "cuts"
+    assert corpus.block_method(r"[a-z]{1,3}|.") == "reach"
+    assert corpus.block_method(r"\w+|\W") == "whole"
+    assert corpus.block_method(r"(?<=\w{300})x") == "whole"  # looks further back than kept

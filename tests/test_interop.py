@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from explorer import PRESETS, Tokenizer, TokenizerError, train
 from explorer.bundled import load_bundled
-from explorer.exports import encoder_json, tiktoken_text, tokenizer_json, vocab_bpe
+from explorer.exports import encoder_json, probe_texts, tiktoken_text, tokenizer_json, vocab_bpe
 from explorer.formats import FormatError, merges_json, model_text, parse_merges_json, parse_model
 from explorer.imports import parse_gpt2, parse_tiktoken, recover_merges
 from explorer.imports_hf import onig_to_python, parse_tokenizer_json, python_to_onig
@@ -416,3 +416,59 @@ def test_interop_modules_import_neither_tiktoken_nor_tokenizers() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == ""
+
+
+# --- custom patterns: exported only when the other engine encodes the same -----------------
+
+CUSTOM = [
+    r"(?s).{1,2}",
+    r"\w+|\W",
+    r"(?P<w>\w)\w*|\W",
+    r"(?s).",
+    r"[a-z]+|.",
+    r"\p{L}+|\s+|.",
+    r"\s+|\S+",
+    r"(?i)[a-c]+|(?s:.)",
+]
+PROBE = "".join(probe_texts()) + MIXED
+
+
+def _trained(pattern: str) -> Tokenizer:
+    return train(
+        MIXED * 3 + "a\u200cb " * 5, 330, pattern=pattern, special_tokens=SPECIALS
+    ).tokenizer
+
+
+@pytest.mark.parametrize("pattern", CUSTOM)
+def test_custom_pattern_tokenizer_json_loads_and_encodes_the_same_or_is_refused(
+    pattern: str,
+) -> None:
+    tokenizer = _trained(pattern)
+    try:
+        document = tokenizer_json(tokenizer)
+    except FormatError as exc:
+        assert "tokenizers" in str(exc) and repr(pattern) in str(exc)
+        return
+    hf = tokenizers.Tokenizer.from_str(document)
+    assert hf.encode(PROBE, add_special_tokens=False).ids == tokenizer.encode_ordinary(PROBE)
+
+
+@pytest.mark.parametrize("pattern", CUSTOM)
+def test_custom_pattern_tiktoken_encodes_the_same_or_is_refused(pattern: str) -> None:
+    tokenizer = _trained(pattern)
+    try:
+        tiktoken_text(tokenizer)
+    except FormatError as exc:
+        assert "tiktoken" in str(exc) and repr(pattern) in str(exc)
+        return
+    encoding = tiktoken_from_export(tokenizer)
+    assert encoding.encode_ordinary(PROBE) == tokenizer.encode_ordinary(PROBE)
+
+
+def test_the_issue_examples() -> None:
+    for pattern in (r"(?s).{1,2}", r"(?P<w>ab)|.|\n"):  # translated: (?m) and (?<w>...)
+        tokenizers.Tokenizer.from_str(tokenizer_json(_trained(pattern)))
+    with pytest.raises(FormatError, match=r"'a\\u200cb' \(U\+0061 \(Ll\), U\+200C \(Cf\)"):
+        tokenizer_json(_trained(r"\w+|\W"))
+    with pytest.raises(FormatError, match="tiktoken reads the pattern"):
+        tiktoken_text(_trained(r"[a-z]+|."))  # tiktoken drops the newlines `.` leaves out

@@ -93,3 +93,19 @@ def test_a_real_corpus_on_two_cores() -> None:
     two = count_files_in_parallel([path], "gpt2", workers=2)
     one = count_file_chunks([path], "gpt2")
     assert two == one and list(two) == list(one)
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "gpt4", "o200k", "words"])
+@tmp_files
+@given(text=st.text(alphabet="a b\n1,.<|>'\u0301X", max_size=200), parts=st.integers(2, 12))
+def test_overlapping_specials_and_few_letters_in_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pattern: str, text: str, parts: int
+) -> None:
+    """Specials that begin alike (`<|a`, `<|a b|>`) and text cut mostly beside digits."""
+    monkeypatch.setattr(parallel, "MIN_PART_BYTES", 1)
+    specials = ["<|a", "<|a b|>"]
+    text = text + "<|a b|>1,2 <|a\n3<|a b|>" + text[::-1]
+    path = write(tmp_path / "corpus.txt", text)
+    whole = count_file_chunks([path], pattern, specials)
+    split = counted_in_parts(path, pattern, specials, parts)
+    assert list(split.items()) == list(whole.items())

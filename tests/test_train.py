@@ -141,7 +141,6 @@ def test_first_k_merges_are_a_smaller_tokenizer(sample_text: str) -> None:
     ("kwargs", "message"),
     [
         ({"vocab_size": 100}, "at least 256"),
-        ({"vocab_size": "500"}, "whole number"),
         ({"vocab_size": 300, "min_count": 0}, "min_count"),
         ({"vocab_size": 300, "special_tokens": [""]}, "non-empty"),
     ],
@@ -149,6 +148,11 @@ def test_first_k_merges_are_a_smaller_tokenizer(sample_text: str) -> None:
 def test_bad_settings_are_explained(kwargs: dict, message: str) -> None:
     with pytest.raises(TrainingError, match=message):
         train("hello", **kwargs)
+
+
+def test_a_vocab_size_that_is_not_a_number_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="vocab_size must be a whole number"):
+        train("hello", "500")
 
 
 def test_invalid_regex_is_explained() -> None:
