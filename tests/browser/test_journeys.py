@@ -41,7 +41,7 @@ def token_ids_on_tokens_page(page: Page, text: str, tokenizer: str) -> list[int]
     expect(main_area(page).get_by_text(f"Encoding with {tokenizer} at")).to_be_visible()
     set_text_area(keyed(page, "tokens_text").locator("textarea"), text)
     wait_until_idle(page)
-    expect(page.locator(".bpe")).to_contain_text("hear me speak")  # ö is two byte tokens
+    expect(page.locator(".bpe")).to_contain_text("hear me speak", use_inner_text=True)  # ö: 2 bytes
     expander = main_area(page).locator('[data-testid="stExpander"]', has_text="Token ids")
     expander.locator("summary").click()
     code = expander.locator('[data-testid="stCode"]')
