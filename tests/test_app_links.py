@@ -153,3 +153,12 @@ def _has(app: AppTest, key: str) -> bool:
     except KeyError:
         return False
     return True
+
+
+def test_a_name_set_apart_in_one_session_is_plain_in_the_next() -> None:
+    app = open_app("train")
+    train_pasted(app)
+    run = train_pasted(app, min_count=2)
+    assert current(app).endswith("min count 2")
+    again = opened("train", {"run": run})
+    assert current(again) == pasted_name(TEXT, 280)

@@ -6,7 +6,7 @@ No Streamlit here: plain functions over a folder, tested directly. One file per 
     bpe-merge-explorer-run 1 <sha256 of the body> <body length in bytes>
     {"spec": {...}, "documents": [...], "model": "...", "history": "..."}
 
-A file is written under a temporary name (`.<key>.<pid>.tmp`) and renamed when complete,
+A file is written under a temporary name (`.<key>.<writer>.tmp`) and renamed when complete,
 so a reader sees a whole run or none; a file whose header does not match its body (a
 disk that filled up, a copy cut short) is reported as damaged and removed, and the other
 runs stay. When the folder grows past its cap, the runs read least recently go first
@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -147,11 +148,11 @@ def save(config: StoreConfig, key: str, run: StoredRun) -> bool:
     if not config.enabled or config.folder is None:
         return False
     path = path_of(config.folder, key)
-    if path.exists():
-        _touch(path)
+    if has(config, key):
         return True
     config.folder.mkdir(parents=True, exist_ok=True)
-    temporary = config.folder / f".{key}.{os.getpid()}.tmp"
+    # one name per writer: two sessions of one server may save the same run at once
+    temporary = config.folder / f".{key}.{os.getpid()}-{threading.get_ident()}.tmp"
     try:
         with temporary.open("wb") as sink:
             sink.write(encode(run))
@@ -162,6 +163,17 @@ def save(config: StoreConfig, key: str, run: StoredRun) -> bool:
     finally:
         temporary.unlink(missing_ok=True)
     evict(config.folder, config.cap_bytes, keep=path)
+    return True
+
+
+def has(config: StoreConfig, key: str) -> bool:
+    """Whether the run is kept (and, if so, mark it as just used): saving it again is moot."""
+    if not config.enabled or config.folder is None or not is_key(key):
+        return False
+    path = path_of(config.folder, key)
+    if not path.exists():
+        return False
+    _touch(path)
     return True
 
 

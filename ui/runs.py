@@ -297,10 +297,10 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     results = _results_to_keep(spec)
     if results is not None:
         spec = replace(spec, name=with_reached_size(spec.name, results[0].vocab_size))
+    _save(spec, texts, results)  # under its own name: what sets it apart is this session's
     spec = replace(spec, name=unique_name(spec, runs))
     runs.pop(spec.name, None)
     runs[spec.name] = spec
-    _save(spec, texts, results)
     counted = [key for key, run in runs.items() if run.kind.keeps_texts]  # oldest first
     for oldest in counted[: max(0, len(counted) - MAX_RUNS)]:
         del runs[oldest]
@@ -346,14 +346,20 @@ def _save(
 ) -> None:
     """Put a run on the server's disk (once), so links and reloads find it; a disk that
     refuses costs only that, and a toast says so."""
-    if spec.kind is RunKind.BUNDLED:
+    config = run_store.config_from_env()
+    if spec.kind is RunKind.BUNDLED or run_store.has(config, spec.store_key):
+        if results is not None:
+            stored_results_cached(spec.store_key, results)
         return
     model = history = None
     if results is not None:
-        model, history = model_text(results[0]), history_json(results[1])
+        try:
+            model, history = model_text(results[0]), history_json(results[1])
+        except ValueError:  # a pattern the .model format cannot hold: retrained when opened
+            model = history = None
     stored = run_store.StoredRun(spec.as_dict(), texts, model, history)
     try:
-        run_store.save(run_store.config_from_env(), spec.store_key, stored)
+        run_store.save(config, spec.store_key, stored)
     except OSError as exc:
         st.toast(
             f"{spec.name} could not be saved on the server ({exc.strerror or exc}): "
