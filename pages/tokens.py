@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer.stats import TextStats
+from ui import links
 from ui import state as keys
 from ui.runs import (
     Run,
@@ -134,6 +135,7 @@ def main() -> None:
         f"{fmt_int(full)} ({fmt_int(size - 256)} merges): change either in the sidebar."
     )
     text = text_input(run)
+    links.update(st.query_params, {"text": links.link_text(text)})  # a short text goes in links
     options = display_options()
     if not text:
         st.info("Type or paste some text above to see its tokens.")

@@ -267,26 +267,12 @@ def train_form() -> None:
         disabled=not request,
     )
     st.caption(
-        f"The session keeps up to {MAX_RUNS} tokenizers; training another drops the oldest. "
-        "Pick one in the sidebar."
+        f"The sidebar lists up to {MAX_RUNS} tokenizers; training another drops the oldest "
+        "from the list. Each page's address opens its tokenizer again, even after a reload."
     )
     if clicked and request:
         train_and_add(request[0], request[1].texts)
     ts.load_model_form()
-
-
-# --- results -----------------------------------------------------------------------------------
-
-
-def sync_url(spec: RunSpec) -> None:
-    """Put a sample run's settings in the URL, so a link reopens the same tokenizer."""
-    wanted = links.url_params(spec)
-    for name in ("sample", "vocab", "pattern"):
-        if name not in wanted:
-            if name in st.query_params:
-                del st.query_params[name]
-        elif st.query_params.get(name) != wanted[name]:
-            st.query_params[name] = wanted[name]
 
 
 def main() -> None:
@@ -301,7 +287,6 @@ def main() -> None:
     train_form()  # shown even when the current run is broken, so another can be trained
     if run is not None:
         train_results.results(run)
-        sync_url(run.spec)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

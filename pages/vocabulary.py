@@ -9,6 +9,7 @@ import streamlit as st
 
 from explorer import Tokenizer
 from explorer.lineage import text_lineage_dot
+from ui import links
 from ui import state as keys
 from ui.compare_charts import OPENAI
 from ui.run_spec import RunKind
@@ -318,6 +319,7 @@ def show_token(
     """The chosen token: its lineage graph, how it was made, and what was built from it."""
     st.subheader("A token's lineage")
     token_id = choose_token(table, rows, query, run, typed)
+    links.update(st.query_params, {"token": None if token_id is None else str(token_id)})
     if token_id is None:
         return
     by_id = table.set_index("id", drop=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
+from ui.run_spec import first_words, run_name
 
 APP = ROOT / "streamlit_app.py"
 TIMEOUT = 60  # seconds per run: the first run trains the default sample
@@ -27,3 +28,8 @@ def open_app(page: str | None = None, query: dict[str, str] | None = None) -> Ap
 def texts_of(elements) -> list[str]:
     """The text values of a list of elements (markdown, captions, titles...)."""
     return [str(element.value) for element in elements]
+
+
+def pasted_name(text: str, vocab_size: int, pattern: str = "gpt4") -> str:
+    """The name of a run trained on pasted text that reached `vocab_size`."""
+    return run_name(first_words(text), pattern, vocab_size)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,14 @@ it was the age of foolishness, it was the epoch of belief, it was the epoch of i
 it was the season of Light, it was the season of Darkness, it was the spring of hope,
 it was the winter of despair, we had everything before us, we had nothing before us.
 """
+
+
+@pytest.fixture(autouse=True, scope="session")
+def runs_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Runs the app keeps on disk go to a folder of this test session, not the repo's .runs.
+
+    Browser servers started by the tests inherit it through the environment.
+    """
+    folder = tmp_path_factory.mktemp("runs")
+    os.environ["BPE_EXPLORER_RUNS_DIR"] = str(folder)
+    return folder

@@ -161,7 +161,7 @@ def test_runs_with_a_history_count_towards_the_sessions_limit(cli_files: dict[st
     app = open_app("train")
     pairs = [
         (f"{stem}{suffix}", cli_files[f"big{suffix}"])
-        for stem in "abcd"
+        for stem in "abcdefghijkl"[:MAX_RUNS]
         for suffix in (".model", ".history.json")
     ]
     upload(app, *pairs)

@@ -11,7 +11,7 @@ import explorer.exports
 import explorer.pretokenize
 from explorer import FormatError, Tokenizer
 from explorer.formats import model_text
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, pasted_name, texts_of
 from ui import merge_log as log
 from ui import progress
 from ui import tokenizer_files as ts
@@ -90,9 +90,10 @@ def test_the_gpt2_example_shows_byte_symbols(app: AppTest) -> None:
 
 def test_a_sample_run_is_shared_by_the_url(app: AppTest) -> None:
     app.button(key="train_example_aaabdaaabac").click().run()
+    run = app.query_params.pop("run")
     assert app.query_params == {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
     paste(app, "no sample here, no sample at all").button(key="train_go").click().run()
-    assert "sample" not in app.query_params
+    assert "sample" not in app.query_params and app.query_params["run"] not in ("", run)
 
 
 # --- training from the form ------------------------------------------------------------------
@@ -114,7 +115,7 @@ def test_long_tokens_show_results_without_rebuilding_merges(
     paste(app, "a" * 20_000 + "b", vocab_size=300)
     app.selectbox(key="train_pattern").set_value("none").run()
     app.button(key="train_go").click().run()
-    assert not app.exception and shown_run(app).endswith("none · 300")
+    assert not app.exception and " · none · " in shown_run(app)
     assert not any(b.disabled for b in app.get("download_button"))
     assert rebuilt == []
 
@@ -124,14 +125,14 @@ def test_pasted_text_trains_a_new_current_run(app: AppTest) -> None:
     assert "1 document · 850 bytes" in texts_of(app.caption)
     app.button(key="train_go").click().run()
     assert not app.exception
-    assert shown_run(app) == "Pasted text · gpt4 · 270"
-    assert "Pasted text · gpt4 · 270" in app.session_state["runs"]
+    assert shown_run(app) == "“low lower lowest low…” · gpt4 · 263"  # asked 270: it says 263
+    assert "“low lower lowest low…” · gpt4 · 263" in app.session_state["runs"]
     assert "low" in list(merge_log(app)["text"])
 
 
 def test_the_sidebar_offers_the_new_run(app: AppTest) -> None:
     paste(app, "low lower lowest " * 50, vocab_size=270).button(key="train_go").click().run()
-    assert app.sidebar.selectbox(key="sidebar_run").value == "Pasted text · gpt4 · 270"
+    assert app.sidebar.selectbox(key="sidebar_run").value == "“low lower lowest low…” · gpt4 · 263"
 
 
 def test_a_word_count_list_trains_on_words(app: AppTest) -> None:
@@ -142,7 +143,7 @@ def test_a_word_count_list_trains_on_words(app: AppTest) -> None:
     app.text_area(key="train_word_counts").input("hug 10\npug 5\npun 12\nbun 4\nhugs 5").run()
     app.number_input(key="train_vocab").set_value(258).run()
     app.button(key="train_go").click().run()
-    assert shown_run(app) == "Word counts · none · 258"
+    assert shown_run(app) == "words “hug pug pun bun hugs” · none · 258"
     assert list(merge_log(app)["count"]) == [20, 16]
 
 
@@ -172,7 +173,7 @@ def test_a_catastrophic_regex_stops_in_time(app: AppTest, monkeypatch) -> None:
     assert shown_run(app) == before and len(app.session_state["runs"]) == 1
     app.selectbox(key="train_pattern").set_value("gpt4").run()
     app.button(key="train_go").click().run()  # the app keeps working
-    assert shown_run(app) == "Pasted text · gpt4 · 300"
+    assert shown_run(app) == pasted_name("a" * 3000 + "b", 274)  # asked 300
 
 
 def test_the_form_survives_a_visit_to_another_page(app: AppTest) -> None:

@@ -90,7 +90,7 @@ from explorer import FormatError, Tokenizer, tokens_to_html, train
 from explorer.formats import merges_json, model_text
 from explorer.pretokenize import PatternError, compile_pattern
 from explorer.stats import counted_stats
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, pasted_name, texts_of
 from ui import animation as anim
 from ui import formatting as fmt
 from ui import progress
@@ -265,7 +265,7 @@ def test_4a_a_catastrophic_regex_stops_with_a_message(monkeypatch: pytest.Monkey
     assert_kept(app, before)
     app.selectbox(key="train_pattern").set_value("gpt4").run()
     app.button(key="train_go").click().run()  # the app still answers
-    assert not app.exception and shown_run(app) == "Pasted text · gpt4 · 300"
+    assert not app.exception and shown_run(app) == pasted_name("a" * 3_000 + "b", 274)  # asked 300
 
 
 @pytest.mark.parametrize(
@@ -389,7 +389,7 @@ def test_6b_training_text_with_special_tokens() -> None:
     app.text_input(key="train_specials").input(f"{EOT}, {EOT}").run()
     app.button(key="train_go").click().run()
     assert not app.exception
-    assert shown_run(app) == "Pasted text · gpt4 · 300"
+    assert shown_run(app) == pasted_name(f"hello world{EOT}goodbye world{EOT}", 271)  # asked 300
     assert app.session_state[keys.RUNS][shown_run(app)].special_tokens == (EOT,)
     tokens = list(app.dataframe[-1].value["text"])
     assert tokens and not any("<" in t or "|" in t or ">" in t for t in tokens)
@@ -420,7 +420,7 @@ def test_7a_control_characters_pasted_and_trained() -> None:
     paste(app, text, 270)
     assert f"1 document · {len(text.encode()):,} bytes" in texts_of(app.caption)
     app.button(key="train_go").click().run()
-    assert not app.exception and shown_run(app) == "Pasted text · gpt4 · 270"
+    assert not app.exception and shown_run(app) == pasted_name(text, 263)  # asked 270
     log = " ".join(app.dataframe[-1].value["token"])
     preview = app.get("html")[0].proto.body
     for raw, escape in [("\x00", "\\u0000"), ("\x1b", "\\u001b")]:
@@ -489,7 +489,7 @@ def test_8a_a_5mb_paste_trains_with_progress(monkeypatch: pytest.MonkeyPatch) ->
     assert "1 document · 5,000,000 bytes" in texts_of(app.caption)
     app.button(key="train_go").click().run()
     assert not app.exception
-    assert shown_run(app) == "Pasted text · gpt4 · 2k"
+    assert shown_run(app) == pasted_name(text, 2000)
     assert app.session_state["tokens_text"] == TYPED
     assert shown[0][0] < 1.0  # the bar moved while merging, and ends full
     assert shown[-1] == (1.0, f"Merging: {SHAKESPEARE_MERGES:,} of {SHAKESPEARE_MERGES:,} merges")

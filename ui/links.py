@@ -1,9 +1,29 @@
-"""What a link says about a run: the URL's parameters for a run trained on a bundled sample."""
+"""What a page's URL says: the run (`run=KEY`), the view size, and the page's own state.
+
+Every page's URL carries the run's key, so a reload, a shared link, or the same link
+after a restart opens the same tokenizer (ui/runs.open_linked_run reads it back). A run
+trained on a bundled sample also carries that sample's settings, from which it can be
+trained again when the server no longer has it. The pages add their own:
+
+    Animate merges  animate_step=N (the step slider, bound to the URL by Streamlit)
+    Tokens          text=…  (the text to encode, when at most MAX_LINK_TEXT characters)
+    Vocabulary      token=ID (the token whose lineage is shown)
+    every page      view=N  (the sidebar's view size, when below the run's full size)
+
+    >>> url_params(RunSpec("x", "Pasted text", "k", 300, "gpt4"), view_size=280)["view"]
+    '280'
+"""
 
 from __future__ import annotations
 
-from ui.runs import RunSpec
+from collections.abc import MutableMapping
+
+from ui.run_spec import RunSpec
 from ui.samples import SAMPLES, Sample
+from ui.state import MAX_LINK_TEXT
+
+RUN_PARAMS = ("run", "sample", "vocab", "pattern", "view")
+PAGE_PARAMS = {"tokens": ("text",), "vocabulary": ("token",)}  # a page's url_path -> its own
 
 
 def sample_of(spec: RunSpec) -> Sample | None:
@@ -13,9 +33,44 @@ def sample_of(spec: RunSpec) -> Sample | None:
     return next((s for s in SAMPLES.values() if s.title == spec.source), None)
 
 
-def url_params(spec: RunSpec) -> dict[str, str]:
-    """What the URL should say for a run: only bundled samples can be shared by link."""
+def url_params(spec: RunSpec, view_size: int | None = None) -> dict[str, str]:
+    """What every page's URL says about its run (and the view size, when one is set)."""
+    params = {"run": spec.store_key}
     sample = sample_of(spec)
-    if sample is None:
-        return {}
-    return {"sample": sample.key, "vocab": str(spec.vocab_size), "pattern": spec.pattern}
+    if sample is not None:
+        params.update(sample=sample.key, vocab=str(spec.vocab_size), pattern=spec.pattern)
+    if view_size is not None:
+        params["view"] = str(view_size)
+    return params
+
+
+def link_text(text: str) -> str | None:
+    """A page's text as its URL keeps it: short texts only (None: leave it out)."""
+    return text if 0 < len(text) <= MAX_LINK_TEXT else None
+
+
+def update(params: MutableMapping[str, str], wanted: dict[str, str | None]) -> None:
+    """Set the URL's parameters to `wanted` (None removes one), touching only changes.
+
+    >>> url = {"run": "a", "token": "300"}
+    >>> update(url, {"run": "b", "token": None}); url
+    {'run': 'b'}
+    """
+    for name, value in wanted.items():
+        if value is None:
+            if name in params:
+                del params[name]
+        elif params.get(name) != value:
+            params[name] = value
+
+
+def sync_url(
+    params: MutableMapping[str, str], page: str, spec: RunSpec, view_size: int | None
+) -> None:
+    """The shell's part of every URL: the run, and no other page's own parameters."""
+    wanted: dict[str, str | None] = dict.fromkeys(RUN_PARAMS)
+    wanted.update(url_params(spec, view_size))
+    for other, names in PAGE_PARAMS.items():
+        if other != page:
+            wanted.update(dict.fromkeys(names))
+    update(params, wanted)

@@ -69,6 +69,57 @@ class RunSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", RunKind(self.kind))  # "text" is taken as RunKind.TEXT
 
+    @property
+    def settings(self) -> str:
+        """A plain string of what decides the run's results (not its name): a cache key."""
+        return (
+            f"{self.kind}|{self.text_key}|{self.vocab_size}|{self.pattern}|"
+            f"{self.special_tokens}|{self.min_count}"
+        )
+
+    @property
+    def store_key(self) -> str:
+        """The run's key in links and on the server's disk: a hash of its settings.
+
+        A bundled vocabulary is named by itself ("gpt2"), as a link can always reopen it.
+        """
+        if self.kind is RunKind.BUNDLED:
+            return self.text_key
+        return hashlib.sha256(self.settings.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+    def as_dict(self) -> dict[str, object]:
+        """The spec as JSON-ready values (`from_dict` reads them back)."""
+        return {
+            "name": self.name,
+            "source": self.source,
+            "text_key": self.text_key,
+            "vocab_size": self.vocab_size,
+            "pattern": self.pattern,
+            "special_tokens": list(self.special_tokens),
+            "min_count": self.min_count,
+            "kind": self.kind.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> RunSpec:
+        """A spec from `as_dict`'s values; ValueError or TypeError when they do not fit."""
+        specials = data["special_tokens"]
+        if not isinstance(specials, list) or not all(isinstance(s, str) for s in specials):
+            raise TypeError("special_tokens is not a list of strings")
+        vocab_size, min_count = data["vocab_size"], data["min_count"]
+        if not isinstance(vocab_size, int) or not isinstance(min_count, int):
+            raise TypeError("vocab_size and min_count must be whole numbers")
+        return cls(
+            name=str(data["name"]),
+            source=str(data["source"]),
+            text_key=str(data["text_key"]),
+            vocab_size=vocab_size,
+            pattern=str(data["pattern"]),
+            special_tokens=tuple(specials),
+            min_count=min_count,
+            kind=RunKind(data["kind"]),
+        )
+
 
 def text_key(texts: tuple[str, ...]) -> str:
     """A short content hash of documents: the same texts share one cache entry."""
@@ -84,8 +135,50 @@ def run_name(source: str, pattern: str, vocab_size: int) -> str:
     >>> run_name("cl100k_base", "gpt4", 100_256), run_name("x", "none", 1500)
     ('cl100k_base · gpt4 · 100,256', 'x · none · 1.5k')
     """
-    round_size = vocab_size >= 1000 and vocab_size % 100 == 0
-    size = f"{vocab_size / 1000:g}k" if round_size else f"{vocab_size:,}"
     shown = preset_name(pattern) or pattern
     shown = shown if len(shown) <= 12 else "custom regex"
-    return f"{source} · {shown} · {size}"
+    return f"{source} · {shown} · {size_label(vocab_size)}"
+
+
+def size_label(vocab_size: int) -> str:
+    """A vocab size as names show it: `2k` when round, else with commas.
+
+    >>> size_label(2000), size_label(401), size_label(100_256)
+    ('2k', '401', '100,256')
+    """
+    round_size = vocab_size >= 1000 and vocab_size % 100 == 0
+    return f"{vocab_size / 1000:g}k" if round_size else f"{vocab_size:,}"
+
+
+def with_reached_size(name: str, reached: int) -> str:
+    """A run's name with the vocab size training reached (it may stop before the one asked).
+
+    >>> with_reached_size("“aaab” · none · 2k", 259)
+    '“aaab” · none · 259'
+    """
+    stem, _, _ = name.rpartition(" · ")
+    return f"{stem} · {size_label(reached)}" if stem else name
+
+
+def first_words(text: str, limit: int = 24) -> str:
+    """The start of a text, quoted, for a run's name: whole words up to `limit` characters.
+
+    Control and other unprintable characters count as spaces, so a name stays readable.
+
+    >>> first_words("First Citizen:\\nBefore we proceed any further, hear me speak.")
+    '“First Citizen: Before we…”'
+    >>> first_words("  hello  "), first_words("x" * 40), first_words("a\\x00b")
+    ('“hello”', '“xxxxxxxxxxxxxxxxxxxxxxx…”', '“a b”')
+    """
+    head = text.lstrip()[: limit * 4]
+    words = "".join(ch if ch.isprintable() else " " for ch in head).split()
+    shown = ""
+    for word in words:
+        candidate = f"{shown} {word}" if shown else word
+        if len(candidate) > limit:
+            break
+        shown = candidate
+    if not shown and words:
+        shown = words[0][: limit - 1]
+    cut = len(shown) < len(" ".join(words)) or len(head) < len(text.strip())
+    return f"“{shown}{'…' if cut else ''}”"

@@ -5,10 +5,15 @@ command line wrote beside it), or one of the bundled vocabularies (GPT-2, GPT-4,
 Session state holds only inputs — the texts and the settings of each run, as a RunSpec —
 and results come back through bounded caches keyed on those plain values, so moving a
 slider never retrains and nothing large is copied per session.
+
+Every run also goes to the server's disk (ui/run_store.py) under its key, which the URL
+carries as `run=`: a new session opened with that key (a reload, a shared link, after a
+restart) takes the run from there, results included, instead of the default sample.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import streamlit as st
@@ -23,15 +28,18 @@ from explorer import (
     train_word_counts,
 )
 from explorer.bundled import bundled_name
+from explorer.formats import model_text
+from explorer.history_file import history_json
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
 from explorer.loading import parse_model_with_history
 from explorer.pretokenize import PatternError, compile_pattern, preset_name, resolve_pattern
+from ui import run_store
 from ui import state as keys
-from ui.run_spec import RunKind, RunSpec, run_name, text_key
+from ui.run_spec import RunKind, RunSpec, run_name, text_key, with_reached_size
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
-MAX_RUNS = 4  # trained or loaded tokenizers a session keeps at once; the oldest goes first
+MAX_RUNS = 8  # tokenizers a session lists at once; the oldest goes (a link still opens it)
 MAX_APP_VOCAB_SIZE = 50_000
 
 
@@ -46,8 +54,7 @@ class Run:
     @property
     def key(self) -> str:
         """A plain string that identifies the run's results, for other caches."""
-        s = self.spec
-        return f"{s.kind}|{s.text_key}|{s.vocab_size}|{s.pattern}|{s.special_tokens}|{s.min_count}"
+        return self.spec.settings
 
 
 class RunError(ValueError):
@@ -125,6 +132,29 @@ def history_run_cached(
     return parse_model_with_history(_model_text, _history_text)
 
 
+@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
+def stored_results_cached(
+    store_key: str, _trained: tuple[Tokenizer, MergeHistory] | None = None
+) -> tuple[Tokenizer, MergeHistory]:
+    """A trained run's results, read once from the server's disk (no retraining).
+
+    Raises LookupError when the disk has none (so nothing is cached); the session that
+    has just trained and saved a run passes its results as `_trained`.
+    """
+    if _trained is not None:
+        return _trained
+    try:
+        stored = run_store.load(run_store.config_from_env(), store_key)
+    except run_store.StoreError as exc:
+        raise LookupError(str(exc)) from None
+    if stored is None or stored.model is None or stored.history is None:
+        raise LookupError(store_key)
+    try:
+        return parse_model_with_history(stored.model, stored.history)
+    except ValueError as exc:
+        raise LookupError(str(exc)) from None
+
+
 # subtle: a view of a bundled vocabulary holds up to 200,000 merges (~50 MB), so few are kept
 @st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
 def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
@@ -133,22 +163,99 @@ def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokeni
 
 
 def init_session() -> None:
-    """Set the shared keys once; on first open, train the sample named in the URL."""
+    """Set the shared keys once; on first open, the run the URL names (or the default)."""
     st.session_state.setdefault(keys.RUNS, {})
     st.session_state.setdefault(keys.TEXTS, {})
     if not st.session_state[keys.RUNS]:
-        add_run(*default_spec())
+        open_linked_run()
     # subtle: a widget's key can only be set before the widget is drawn in a run, so a
     # page that adds a run asks for it here, at the top of the next run
     if keys.PENDING_RUN in st.session_state:
         st.session_state[keys.SIDEBAR_RUN] = st.session_state.pop(keys.PENDING_RUN)
 
 
-def default_spec() -> tuple[RunSpec, tuple[str, ...]]:
-    """The sample the app opens on (?sample=…&vocab=…&pattern=… may choose another)."""
-    params = st.query_params
+def open_linked_run() -> None:
+    """A new session's first run: the one `?run=KEY` names, from the server's disk.
+
+    A key the server no longer has (or whose file is damaged) opens the default sample
+    with a notice (keys.LINK_NOTICE) saying so; when the link also names a sample's
+    settings, the notice offers to train that again. Without `run=`, the sample the URL
+    names (or the default) opens, as before.
+    """
+    key = st.query_params.get("run")
+    if key is None:
+        add_run(*default_spec())
+        return
+    found, problem = _linked_run(key)
+    if found is not None:
+        spec = add_run(*found)
+        _seed_link_state(spec)
+        return
+    settings = {
+        n: st.query_params[n] for n in ("sample", "vocab", "pattern") if n in st.query_params
+    }
+    from_url = default_spec(settings) if "sample" in settings else None
+    if from_url is not None and from_url[0].store_key == key:  # the same run, trained again
+        _seed_link_state(add_run(*from_url))
+        return
+    fallback = add_run(*default_spec({}))
+    st.session_state[keys.LINK_NOTICE] = {
+        "key": key,
+        "problem": problem,
+        "shown_instead": fallback.name,
+        "retrain": settings if from_url is not None else None,
+    }
+
+
+def _linked_run(key: str) -> tuple[tuple[RunSpec, tuple[str, ...]] | None, str]:
+    """The spec and documents kept under key (or None, and why not, in plain words)."""
+    if key in BUNDLED_RUNS:
+        return (bundled_spec(key), ()), ""
+    try:
+        stored = run_store.load(run_store.config_from_env(), key)
+    except run_store.StoreError as exc:
+        return None, f"its saved copy on this server is damaged: {exc}"
+    except OSError as exc:
+        return None, f"the server could not read its runs folder ({exc.strerror})"
+    if stored is None:
+        return None, ""
+    try:
+        spec = RunSpec.from_dict(stored.spec)
+    except (KeyError, TypeError, ValueError) as exc:
+        return None, f"its saved copy on this server cannot be read ({exc})"
+    if spec.kind.keeps_texts and text_key(stored.documents) != spec.text_key:
+        return None, "its saved copy on this server does not match its own texts"
+    return (spec, stored.documents), ""
+
+
+def _seed_link_state(spec: RunSpec) -> None:
+    """The pages' own state from the link (view size, token, text), for the linked run."""
+    state, params = st.session_state, st.query_params
+    view = params.get("view", "")
+    if view.isdigit():
+        state[keys.LINK_VIEW] = int(view)
+    token = params.get("token", "")
+    if token.isdigit():
+        state[keys.VOCAB_TOKEN] = int(token)
+        state[keys.VOCAB_TOKEN_RUN] = spec.name
+    if "text" in params:
+        state[f"{keys.TOKENS}_text"] = params["text"][: keys.MAX_LINK_TEXT]
+
+
+def retrain_from_link(settings: dict[str, str]) -> None:
+    """The notice's button: train the sample the link named, with the link's settings."""
+    st.session_state.pop(keys.LINK_NOTICE, None)
+    add_run(*default_spec(settings))
+
+
+def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tuple[str, ...]]:
+    """The sample the app opens on (?sample=…&vocab=…&pattern=… may choose another).
+
+    `params` are those settings (the URL's when None; {} for the default sample).
+    """
+    params = st.query_params if params is None else params
     sample = SAMPLES.get(params.get("sample", DEFAULT_SAMPLE), SAMPLES[DEFAULT_SAMPLE])
-    vocab_size = _int_param("vocab", sample.vocab_size, 256, MAX_APP_VOCAB_SIZE)
+    vocab_size = _int_param("vocab", sample.vocab_size, 256, MAX_APP_VOCAB_SIZE, params)
     pattern = params.get("pattern", sample.pattern)
     try:
         compile_pattern(resolve_pattern(pattern))
@@ -168,37 +275,101 @@ def default_spec() -> tuple[RunSpec, tuple[str, ...]]:
     return spec, texts
 
 
-def _int_param(name: str, default: int, low: int, high: int) -> int:
+def _int_param(name: str, default: int, low: int, high: int, params: Mapping[str, str]) -> int:
     try:
-        return min(high, max(low, int(st.query_params.get(name, default))))
+        return min(high, max(low, int(params.get(name, default))))
     except ValueError:
         return default
 
 
 def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
-    """Keep a run (renaming it if the name is taken); it becomes current at the next rerun.
+    """Keep a run in the session and on the server's disk; it becomes current at the next rerun.
 
-    A page that adds a run calls `st.rerun()` afterwards. Bundled vocabularies keep
-    nothing in the session, so they do not count towards MAX_RUNS. A .model loaded with
-    its history takes the place of the same .model loaded alone.
+    A page that adds a run calls `st.rerun()` afterwards. A trained run is named with the
+    vocab size it reached, and a name another run has is told apart by what differs.
+    Bundled vocabularies keep nothing in the session, so they do not count towards
+    MAX_RUNS; past it, the oldest run leaves the list, and a toast says so. A .model
+    loaded with its history takes the place of the same .model loaded alone.
     """
     runs: dict[str, RunSpec] = st.session_state[keys.RUNS]
     if spec.kind is RunKind.MODEL_HISTORY:
         _drop_model_only_runs(text_key(texts[:1]))
-    name, n = spec.name, 2
-    while name in runs and runs[name] != spec:
-        name, n = f"{spec.name} ({n})", n + 1
-    spec = replace(spec, name=name)
-    runs.pop(name, None)
-    runs[name] = spec
     if spec.kind.keeps_texts:
         st.session_state[keys.TEXTS][spec.text_key] = texts
+    results = _results_to_keep(spec)
+    if results is not None:
+        spec = replace(spec, name=with_reached_size(spec.name, results[0].vocab_size))
+    _save(spec, texts, results)  # under its own name: what sets it apart is this session's
+    spec = replace(spec, name=unique_name(spec, runs))
+    runs.pop(spec.name, None)
+    runs[spec.name] = spec
     counted = [key for key, run in runs.items() if run.kind.keeps_texts]  # oldest first
     for oldest in counted[: max(0, len(counted) - MAX_RUNS)]:
         del runs[oldest]
+        st.toast(
+            f"{oldest} left this session's list of tokenizers (it keeps {MAX_RUNS}); "
+            "a link to it still opens it while the server keeps it."
+        )
     _forget_unused_texts()
-    st.session_state[keys.PENDING_RUN] = name
+    st.session_state[keys.PENDING_RUN] = spec.name
     return spec
+
+
+def unique_name(spec: RunSpec, runs: dict[str, RunSpec]) -> str:
+    """The spec's name, or, when another run has it, the name with what sets it apart."""
+    other = runs.get(spec.name)
+    if other is None or other.settings == spec.settings:
+        return spec.name
+    details = []
+    if spec.min_count != other.min_count:
+        details.append(f"min count {spec.min_count}")
+    if spec.special_tokens != other.special_tokens:
+        details.append(f"{len(spec.special_tokens)} special tokens")
+    if spec.source != other.source:
+        details.append(spec.source)
+    for extra in (" · ".join(details), f"run {spec.store_key[:6]}"):
+        name = f"{spec.name} · {extra}" if extra else ""
+        if name and (name not in runs or runs[name].settings == spec.settings):
+            return name
+    return f"{spec.name} · run {spec.store_key}"
+
+
+def _results_to_keep(spec: RunSpec) -> tuple[Tokenizer, MergeHistory] | None:
+    """A run trained here: its results (trained now if they are not cached yet)."""
+    if not spec.kind.has_corpus:
+        return None
+    run = load_run(spec)
+    assert run.history is not None  # subtle: a run with a corpus always has a history
+    return run.tokenizer, run.history
+
+
+def _save(
+    spec: RunSpec, texts: tuple[str, ...], results: tuple[Tokenizer, MergeHistory] | None
+) -> None:
+    """Put a run on the server's disk (once), so links and reloads find it; a disk that
+    refuses costs only that, and a toast says so."""
+    config = run_store.config_from_env()
+    if spec.kind is RunKind.BUNDLED or run_store.has(config, spec.store_key):
+        if results is not None:
+            stored_results_cached(spec.store_key, results)
+        return
+    model = history = None
+    if results is not None:
+        try:
+            model, history = model_text(results[0]), history_json(results[1])
+        except ValueError:  # a pattern the .model format cannot hold: retrained when opened
+            model = history = None
+    stored = run_store.StoredRun(spec.as_dict(), texts, model, history)
+    try:
+        run_store.save(config, spec.store_key, stored)
+    except OSError as exc:
+        st.toast(
+            f"{spec.name} could not be saved on the server ({exc.strerror or exc}): "
+            "it works in this tab, but a link to it will not."
+        )
+        return
+    if results is not None:
+        stored_results_cached(spec.store_key, results)
 
 
 def _drop_model_only_runs(model_key: str) -> None:
@@ -297,8 +468,12 @@ def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
         return Run(spec, tokenizer, history)
     if spec.kind is RunKind.IMPORTED:
         return Run(spec, imported_cached(spec.text_key, texts[0]), None)
-    result = train_spec(spec, texts, progress)
-    return Run(spec, result.tokenizer, result.history)
+    try:
+        tokenizer, history = stored_results_cached(spec.store_key)
+    except LookupError:  # not on disk (or the store is off): train, once
+        result = train_spec(spec, texts, progress)
+        tokenizer, history = result.tokenizer, result.history
+    return Run(spec, tokenizer, history)
 
 
 def training_text_note(spec: RunSpec) -> str:

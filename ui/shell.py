@@ -24,13 +24,18 @@ import streamlit as st
 
 from explorer import StopReason
 from explorer.pretokenize import preset_name
+from ui import links
 from ui import state as keys
+from ui.formatting import markdown_text
 from ui.runs import (
     Run,
     current_run_or_error,
+    current_spec,
     init_session,
+    retrain_from_link,
     run_specs,
     trained_vocab_size,
+    view_vocab_size,
 )
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
@@ -62,7 +67,12 @@ def run_app() -> None:
     st.set_page_config(page_title=APP_TITLE, page_icon=":material/join_inner:", layout="wide")
     init_session()
     page = navigation()
-    sidebar()
+    run = sidebar()
+    link_notice()
+    if run is not None:
+        view = view_vocab_size(run)
+        full = trained_vocab_size(run)
+        links.sync_url(st.query_params, page.url_path, run.spec, view if view < full else None)
     _this_run.inside_app = True
     try:
         page.run()
@@ -83,8 +93,8 @@ def run_page(main: Callable[[], None]) -> None:
         run_app()
 
 
-def sidebar() -> None:
-    """Which tokenizer the pages show, and at which vocab size."""
+def sidebar() -> Run | None:
+    """Which tokenizer the pages show, and at which vocab size; the run (None: broken)."""
     names = [spec.name for spec in run_specs()]
     with st.sidebar:
         st.selectbox(
@@ -92,10 +102,11 @@ def sidebar() -> None:
         )
         run = current_run_or_error()
         if run is None:
-            return
+            return None
         full = trained_vocab_size(run)
         if keys.follow_run(st.session_state, keys.SIDEBAR_VIEW_RUN, run.spec.name):
-            st.session_state[keys.SIDEBAR_VIEW_SIZE] = full
+            linked = st.session_state.pop(keys.LINK_VIEW, None)  # a link's view=
+            st.session_state[keys.SIDEBAR_VIEW_SIZE] = max(256, min(full, linked or full))
         if full > 256:
             st.slider(
                 "View at vocab size",
@@ -106,6 +117,33 @@ def sidebar() -> None:
                 "this without retraining.",
             )
         st.caption(run_summary(run))
+    return run
+
+
+def link_notice() -> None:
+    """Say why a link's tokenizer is not shown, while its stand-in is (ui/runs.open_linked_run)."""
+    notice = st.session_state.get(keys.LINK_NOTICE)
+    if not notice:
+        return
+    if current_spec().name != notice["shown_instead"]:
+        del st.session_state[keys.LINK_NOTICE]  # the user has moved on
+        return
+    why = f" ({notice['problem'].rstrip('.')})" if notice["problem"] else ""
+    st.warning(
+        f"This link's tokenizer (run {markdown_text(notice['key'][:40])}) is no longer on "
+        f"this server{markdown_text(why)}. A tokenizer trained on your own text is kept "
+        "by the server that trained it until its runs folder is full and the oldest go. "
+        f"Shown instead: **{markdown_text(notice['shown_instead'])}**.",
+        icon=":material/link_off:",
+    )
+    if notice["retrain"]:
+        st.button(
+            "Train it again from the settings in the link",
+            key=keys.LINK_RETRAIN,
+            on_click=retrain_from_link,
+            args=(notice["retrain"],),
+            icon=":material/model_training:",
+        )
 
 
 def run_summary(run: Run) -> str:

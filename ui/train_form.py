@@ -17,7 +17,7 @@ from explorer import FormatError
 from explorer.corpus import CorpusError, parse_word_counts
 from explorer.formats import decode_utf8
 from explorer.pretokenize import PRESETS, compile_pattern, preset_name, resolve_pattern
-from ui.run_spec import RunKind
+from ui.run_spec import RunKind, first_words
 from ui.runs import MAX_APP_VOCAB_SIZE, RunSpec, run_name, text_key
 from ui.samples import Sample
 
@@ -129,7 +129,7 @@ def sample_corpus(sample: Sample, text: str) -> Corpus:
 def pasted_corpus(text: str) -> Corpus:
     if not text.strip():
         raise MissingInput("Paste some text to train on.")
-    return Corpus("Pasted text", "Pasted text", (text,))
+    return Corpus("Pasted text", first_words(text), (text,))
 
 
 def word_count_corpus(table: str) -> Corpus:
@@ -147,7 +147,9 @@ def word_count_corpus(table: str) -> Corpus:
             f"({MAX_WORD_TABLE_BYTES:,}). Make the counts smaller, for example by dividing "
             "them all by the same number."
         )
-    return Corpus("Word counts", "Word counts", (table,), RunKind.WORD_COUNTS)
+    return Corpus(
+        "Word counts", f"words {first_words(' '.join(words))}", (table,), RunKind.WORD_COUNTS
+    )
 
 
 def training_spec(

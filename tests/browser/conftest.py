@@ -20,7 +20,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from explorer import train
 from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, Server, start_server, stop_server
+from tests.app_support import pasted_name
 
 ROOT = Path(__file__).resolve().parents[2]
 MISSING_CHROMIUM = "Debian's chromium is missing: apt-get install chromium"
@@ -219,9 +221,14 @@ def train_pasted(page: Page, text: str, vocab_size: int, pattern: str = "gpt4") 
     if pattern != "gpt4":
         choose_option(page, "train_pattern", pattern)
     click_train(page)
-    name = f"Pasted text · {pattern} · {vocab_size}"
+    name = pasted_name(text, trained_size(text, vocab_size, pattern), pattern)
     expect(sidebar_tokenizer_input(page)).to_have_value(name)
     return name
+
+
+def trained_size(text: str, vocab_size: int, pattern: str = "gpt4") -> int:
+    """The vocab size training on text reaches (it stops early when pairs run out)."""
+    return train([text], vocab_size, pattern=pattern).tokenizer.vocab_size
 
 
 def choose_option(page: Page, key: str, starts_with: str) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from playwright.async_api import Browser, Page, async_playwright, expect
 
+from tests.app_support import pasted_name
 from tests.browser.conftest import (
     ARTIFACTS,
     BUSY,
@@ -27,6 +28,7 @@ from tests.browser.conftest import (
     SAMPLE_TOKENIZER,
     VIEWPORT,
     Server,
+    trained_size,
 )
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "kilo"]
@@ -51,7 +53,7 @@ class User:
 
     @property
     def tokenizer(self) -> str:
-        return f"Pasted text · gpt4 · {self.vocab_size}"
+        return pasted_name(self.text(), trained_size(self.text(), self.vocab_size))
 
     def text(self) -> str:
         """Their own words only, varied enough to give every merge something to do."""
