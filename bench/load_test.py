@@ -46,6 +46,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import load_ws  # noqa: E402
 from bench.app_timing import (  # noqa: E402
     ARM_STOPWATCH_JS,
     BUSY,
@@ -217,6 +218,7 @@ class Student:
     train_s: float | None = None  # click Train -> "Tokenizer: <run>" heading
     train_settled_s: float | None = None  # ... -> the whole page redrawn
     step_s: list[float] = field(default_factory=list)  # click -> "After step N"
+    step_settled_s: list[float] = field(default_factory=list)  # ... -> run finished (ws)
     sidebar_run: str | None = None
     mismatches: list[str] = field(default_factory=list)  # steps showing another corpus
 
@@ -431,21 +433,32 @@ async def run_students(server: Server, args: argparse.Namespace) -> dict[str, An
     students = [Student(index) for index in range(args.sessions)]
     gate = Gate(args.sessions)
     machine = Machine(server)
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
+    if args.client == "ws":
         machine.start()
         runs = [
-            student(browser, server, me, text, found, args.vocab, gate)
+            load_ws.student(server, me, text, found, args.vocab, gate, PATTERN, args.think)
             for me, text, found in zip(students, texts, lengths)
         ]
         await asyncio.wait_for(asyncio.gather(*runs), RUN_SECONDS)
         used = machine.figures()
-        await browser.close()
+    else:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            machine.start()
+            runs = [
+                student(browser, server, me, text, found, args.vocab, gate)
+                for me, text, found in zip(students, texts, lengths)
+            ]
+            await asyncio.wait_for(asyncio.gather(*runs), RUN_SECONDS)
+            used = machine.figures()
+            await browser.close()
     steps = [s for me in students for s in me.step_s]
     return {
         "mode": "sessions",
+        "client": args.client,
+        "think_s": args.think if args.client == "ws" else None,
         "sessions": args.sessions,
         "steps": args.steps,
         "vocab": args.vocab,
@@ -458,6 +471,7 @@ async def run_students(server: Server, args: argparse.Namespace) -> dict[str, An
             [me.train_settled_s for me in students if me.train_settled_s is not None]
         ),
         "step_s": spread(steps, 3),
+        "step_settled_s": spread([s for me in students for s in me.step_settled_s], 3),
         "open_s": spread([me.open_s for me in students if me.open_s is not None]),
         **used,
         "sidebar_runs": sorted({me.sidebar_run or "" for me in students}),
@@ -470,22 +484,30 @@ async def run_deep_links(server: Server, args: argparse.Namespace) -> dict[str, 
     links = list(DEEP_LINKS.items())
     visits = [DeepLink(i, *links[i % len(links)]) for i in range(args.sessions)]
     machine = Machine(server)
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        context, page = await new_page(browser)  # the teacher: trains the default run
-        await page.goto(server.url)
-        await wait_until_idle(page)
-        await context.close()
+    if args.client == "ws":
+        await load_ws.open_default_run(server)  # the teacher: trains the default run
         machine.start()
-        opening = [open_deep_link(browser, server, me) for me in visits]
+        opening = [load_ws.open_deep_link(server, me) for me in visits]
         await asyncio.wait_for(asyncio.gather(*opening), RUN_SECONDS)
         used = machine.figures()
-        await browser.close()
+    else:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            context, page = await new_page(browser)  # the teacher: trains the default run
+            await page.goto(server.url)
+            await wait_until_idle(page)
+            await context.close()
+            machine.start()
+            opening = [open_deep_link(browser, server, me) for me in visits]
+            await asyncio.wait_for(asyncio.gather(*opening), RUN_SECONDS)
+            used = machine.figures()
+            await browser.close()
     done = [me for me in visits if me.seconds is not None]
     return {
         "mode": "deep-links",
+        "client": args.client,
         "sessions": args.sessions,
         "opened": sum(right_page(me) and not me.exceptions for me in done),
         "seconds": spread([me.seconds for me in done if me.seconds is not None]),
@@ -620,11 +642,22 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--steps", type=int, default=10, help="Animate steps per session")
     parser.add_argument("--vocab", type=int, default=500, help="vocab size each session trains")
     parser.add_argument("--deep-links", action="store_true", help="time deep links instead")
+    parser.add_argument(
+        "--client",
+        choices=["ws", "chromium"],
+        default="ws",
+        help="speak Streamlit's websocket protocol (ws), or drive headless Chromium",
+    )
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="ws: seconds a session waits before each step"
+    )
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md's block")
     parser.add_argument("--output", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args()
     if not 1 <= args.sessions <= 60 or not 1 <= args.steps <= 100 or args.vocab < 257:
         parser.error("--sessions 1-60, --steps 1-100 and --vocab above 256, please")
+    if not 0 <= args.think <= 10:
+        parser.error("--think 0-10 seconds, please")
     return args
 
 
