@@ -458,6 +458,7 @@ async def run_students(server: Server, args: argparse.Namespace) -> dict[str, An
     return {
         "mode": "sessions",
         "client": args.client,
+        "preload": not args.no_preload,
         "think_s": args.think if args.client == "ws" else None,
         "sessions": args.sessions,
         "steps": args.steps,
@@ -508,6 +509,7 @@ async def run_deep_links(server: Server, args: argparse.Namespace) -> dict[str, 
     return {
         "mode": "deep-links",
         "client": args.client,
+        "preload": not args.no_preload,
         "sessions": args.sessions,
         "opened": sum(right_page(me) and not me.exceptions for me in done),
         "seconds": spread([me.seconds for me in done if me.seconds is not None]),
@@ -649,6 +651,11 @@ def parse_args() -> argparse.Namespace:
         help="speak Streamlit's websocket protocol (ws), or drive headless Chromium",
     )
     parser.add_argument(
+        "--no-preload",
+        action="store_true",
+        help="start the server without BPE_EXPLORER_PRELOAD=1 (as the tests do)",
+    )
+    parser.add_argument(
         "--think", type=float, default=0.0, help="ws: seconds a session waits before each step"
     )
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md's block")
@@ -664,9 +671,11 @@ def parse_args() -> argparse.Namespace:
 def main() -> None:
     args = parse_args()
     measure = run_deep_links if args.deep_links else run_students
+    # as scripts/run.sh starts the app: the bundled vocabularies load in the background
+    env = {"BPE_EXPLORER_PRELOAD": "0" if args.no_preload else "1"}
     with (
         tempfile.TemporaryDirectory(prefix="load_test-") as logs,
-        running_server(Path(logs) / "server.log") as server,
+        running_server(Path(logs) / "server.log", env) as server,
     ):
         try:
             result = asyncio.run(measure(server, args))

@@ -82,9 +82,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(log: Path) -> Server:
+def start_server(log: Path, env: dict[str, str] | None = None) -> Server:
     """Start the app on a free port and wait for /_stcore/health; if it never answers,
-    RuntimeError with the server's log."""
+    RuntimeError with the server's log. `env` adds variables to the server's environment."""
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py"]
     command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
@@ -94,7 +94,12 @@ def start_server(log: Path) -> Server:
     command += ["--server.fileWatcherType", "none"]
     with log.open("wb") as sink:  # the child keeps its own copy of the descriptor
         process = subprocess.Popen(
-            command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT
+            command,
+            cwd=ROOT,
+            env={**os.environ, **(env or {})},
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
         )
     server = Server(process, port, log)
     deadline = time.monotonic() + STARTUP_SECONDS
@@ -122,8 +127,8 @@ def stop_server(server: Server) -> None:
 
 
 @contextmanager
-def running_server(log: Path) -> Iterator[Server]:
-    server = start_server(log)
+def running_server(log: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    server = start_server(log, env)
     try:
         yield server
     finally:
