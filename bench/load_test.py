@@ -554,24 +554,44 @@ def fmt(figure: dict[str, float | None], unit: str = "s") -> str:
 
 
 def machine_line(result: dict[str, Any]) -> str:
+    clients = (
+        f"Chromium {result['browser_cpu_s']} s, this script {result['load_test_cpu_s']} s"
+        if result["client"] == "chromium"
+        else f"this script (every client) {result['load_test_cpu_s']} s"
+    )
     return (
         f"CPU over {result['wall_s']} s of wall time on {result['cores']} cores: server "
-        f"{result['server_cpu_s']} s, Chromium {result['browser_cpu_s']} s, this script "
-        f"{result['load_test_cpu_s']} s; load average at start "
-        f"{result['load_average_1min_at_start']}."
+        f"{result['server_cpu_s']} s, {clients}; load average at start "
+        f"{result['load_average_1min_at_start']} (the machine is shared)."
     )
+
+
+CLIENTS = {
+    "ws": "clients speaking Streamlit's websocket protocol",
+    "chromium": "Chromium contexts",
+}
+
+
+def block_name(result: dict[str, Any]) -> str:
+    """The block a result goes in: one per mode, client and think time."""
+    think = result.get("think_s") or 0
+    return f"{result['mode']}-{result['client']}" + (f"-think{think:g}" if think else "")
 
 
 def sessions_markdown(result: dict[str, Any]) -> str:
     aims = AIMS
+    think = result.get("think_s") or 0
+    pause = f"waiting {think:g} s before each" if think else "each as soon as the last is shown"
+    settled = result.get("step_settled_s")
     return "\n".join(
         [
-            f"### {result['sessions']} sessions train and step at once",
+            f"### {result['sessions']} sessions train and step at once: "
+            f"{CLIENTS[result['client']]}" + (f", {think:g} s between steps" if think else ""),
             "",
-            f"`{command_line()}` at commit {commit()}. Each session pastes its own text "
-            f"({result['text_bytes'][0]:,}–{result['text_bytes'][1]:,} bytes), trains it to "
-            f"V = {result['vocab']} (all click Train together), then steps the animation "
-            f"{result['steps']} times.",
+            f"`{result['command']}` at commit {result['commit']}. Each session pastes its own "
+            f"text ({result['text_bytes'][0]:,}–{result['text_bytes'][1]:,} bytes), trains it "
+            f"to V = {result['vocab']} (all click Train together), then steps the animation "
+            f"{result['steps']} times, {pause}.",
             "",
             "| figure | p50 / p95 / max | aim |",
             "|---|---|---|",
@@ -580,6 +600,7 @@ def sessions_markdown(result: dict[str, Any]) -> str:
             f"| click Train → page settled | {fmt(result['train_settled_s'])} | |",
             f'| click next step → "After step N" | {fmt(result["step_s"])} | p95 ≤ '
             f"{aims['step_p95_s']} s |",
+            *([f"| click next step → its run finished | {fmt(settled)} | |"] if settled else []),
             f"| open the app (new session) | {fmt(result['open_s'])} | |",
             "",
             f"Finished: {result['finished']} of {result['sessions']}. Isolation: "
@@ -593,23 +614,39 @@ def sessions_markdown(result: dict[str, Any]) -> str:
 
 def deep_links_markdown(result: dict[str, Any]) -> str:
     rows = [f"| /{link} | {fmt(figure)} |" for link, figure in result["by_page"].items()]
+    timed = (
+        "timed from opening its websocket until its page's first run has finished, its "
+        "title among the elements"
+        if result["client"] == "ws"
+        else "timed from its navigation start until the page is drawn and idle for 1 s (the "
+        "second of quiet not counted)"
+    )
+    preload = (
+        "; the server loads the bundled vocabularies in the background from its first run "
+        "(BPE_EXPLORER_PRELOAD=1, as scripts/run.sh starts it)"
+        if result.get("preload")
+        else ""
+    )
     return "\n".join(
         [
-            f"### {result['sessions']} sessions open deep links at once",
+            f"### {result['sessions']} sessions open deep links at once: "
+            f"{CLIENTS[result['client']]}",
             "",
-            f"`{command_line()}` at commit {commit()}. The default run is trained first "
-            "(one session opens /); then every session opens one of the links below at once, "
-            "timed from its navigation start until the page is drawn and idle for 1 s (the "
-            "second of quiet not counted).",
+            f"`{result['command']}` at commit {result['commit']}. The default run is trained "
+            f"first (one session opens /){preload}; then every session opens one of the links "
+            f"below at once, {timed}.",
             "",
             "| page | p50 / p95 / max |",
             "|---|---|",
             *rows,
             f"| all | {fmt(result['seconds'])} (aim p95 ≤ {AIMS['deep_p95_s']} s, "
             f"max ≤ {AIMS['deep_max_s']} s) |",
-            f"| all: navigation start → the server's first message | "
-            f"{fmt(result['connected_s'])} |",
-            f"| all: the server's first message → ready | {fmt(result['after_connecting_s'])} |",
+            f"| all: navigation start → the server's first message | {fmt(result['connected_s'])} |"
+            if result["client"] == "chromium"
+            else f"| all: opening the websocket | {fmt(result['connected_s'])} |",
+            f"| all: the server's first message → ready | {fmt(result['after_connecting_s'])} |"
+            if result["client"] == "chromium"
+            else f"| all: websocket open → page finished | {fmt(result['after_connecting_s'])} |",
             "",
             f"Opened the right page without an exception: {result['opened']} of "
             f"{result['sessions']}. Server peak RSS: {result['server_peak_rss_mib']:,} MiB. "
@@ -629,9 +666,9 @@ def write_markdown(path: Path, result: dict[str, Any]) -> None:
             "the server's (both are given below). A benchmark, not a test."
         )
     if result["mode"] == "sessions":
-        inner = replace_block(inner, "sessions", sessions_markdown(result))
+        inner = replace_block(inner, block_name(result), sessions_markdown(result))
     else:
-        inner = replace_block(inner, "deep-links", deep_links_markdown(result))
+        inner = replace_block(inner, block_name(result), deep_links_markdown(result))
     path.write_text(replace_block(document, ROOM_OF_THIRTY, inner), encoding="utf-8")
 
 
@@ -679,6 +716,7 @@ def main() -> None:
     ):
         try:
             result = asyncio.run(measure(server, args))
+            result.update(command=command_line(), commit=commit())
         except Exception:
             say(f"server log:\n{server.log_tail()}")
             raise
