@@ -1,12 +1,19 @@
-"""A room of thirty: concurrent Chromium sessions against one real server (issue 11, item 10).
+"""A room of thirty: concurrent sessions against one real server (issue 11, item 10).
 
 Not a test: nothing here asserts a time. It starts the app on a free loopback port
-(scripts/app_server.py), opens `--sessions` browser contexts in one headless Chromium
-(Debian's /usr/bin/chromium) and prints a JSON summary on its last line; with --write it
-also updates the "A room of thirty" block of BENCHMARKS.md (bench/benchmark.py keeps it).
+(scripts/app_server.py, with BPE_EXPLORER_PRELOAD=1 as scripts/run.sh has it) and runs
+`--sessions` sessions at once, either as clients speaking Streamlit's websocket protocol
+(`--client ws`, the default: bench/load_ws.py over bench/ws_client.py, a few protobufs a
+session) or as contexts of one headless Chromium (`--client chromium`, Debian's
+/usr/bin/chromium, which costs the machine far more than the server). It prints a JSON
+summary on its last line; with --write it also updates its block of the "A room of
+thirty" section of BENCHMARKS.md (one block per client and think time; bench/benchmark.py
+keeps the section).
 
     .venv/bin/python bench/load_test.py --sessions 30 --steps 10 --vocab 500 --write
+    .venv/bin/python bench/load_test.py --sessions 30 --think 2 --write
     .venv/bin/python bench/load_test.py --deep-links --sessions 30 --write
+    .venv/bin/python bench/load_test.py --client chromium --sessions 30 --write
 
 Default mode: every session opens the app, chooses "Paste text" on Train, pastes its own
 ~20 KB text (Shakespeare's lines shuffled with the session's seed, each a different
@@ -23,7 +30,8 @@ sessions open deep links at once (/compare, /vocabulary, /animate?animate_step=5
 /tokens in turn), each timed from its navigation start until its page has a title, the
 sidebar marks it current, and no script has run for a second.
 
-Pages are found by their URL and sidebar titles, never by file path.
+In the ws mode the same script is timed from the request to the message that answers
+it (see bench/load_ws.py). Pages are found by their URL and titles, never by file path.
 """
 
 from __future__ import annotations
