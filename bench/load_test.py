@@ -685,7 +685,7 @@ def write_markdown(path: Path, result: dict[str, Any]) -> None:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, default=30, help="browser contexts at once")
+    parser.add_argument("--sessions", type=int, default=30, help="sessions at once")
     parser.add_argument("--steps", type=int, default=10, help="Animate steps per session")
     parser.add_argument("--vocab", type=int, default=500, help="vocab size each session trains")
     parser.add_argument("--deep-links", action="store_true", help="time deep links instead")
