@@ -1,12 +1,19 @@
-"""A room of thirty: concurrent Chromium sessions against one real server (issue 11, item 10).
+"""A room of thirty: concurrent sessions against one real server (issue 11, item 10).
 
 Not a test: nothing here asserts a time. It starts the app on a free loopback port
-(scripts/app_server.py), opens `--sessions` browser contexts in one headless Chromium
-(Debian's /usr/bin/chromium) and prints a JSON summary on its last line; with --write it
-also updates the "A room of thirty" block of BENCHMARKS.md (bench/benchmark.py keeps it).
+(scripts/app_server.py, with BPE_EXPLORER_PRELOAD=1 as scripts/run.sh has it) and runs
+`--sessions` sessions at once, either as clients speaking Streamlit's websocket protocol
+(`--client ws`, the default: bench/load_ws.py over bench/ws_client.py, a few protobufs a
+session) or as contexts of one headless Chromium (`--client chromium`, Debian's
+/usr/bin/chromium, which costs the machine far more than the server). It prints a JSON
+summary on its last line; with --write it also updates its block of the "A room of
+thirty" section of BENCHMARKS.md (one block per client and think time; bench/benchmark.py
+keeps the section).
 
     .venv/bin/python bench/load_test.py --sessions 30 --steps 10 --vocab 500 --write
+    .venv/bin/python bench/load_test.py --sessions 30 --think 2 --write
     .venv/bin/python bench/load_test.py --deep-links --sessions 30 --write
+    .venv/bin/python bench/load_test.py --client chromium --sessions 30 --write
 
 Default mode: every session opens the app, chooses "Paste text" on Train, pastes its own
 ~20 KB text (Shakespeare's lines shuffled with the session's seed, each a different
@@ -23,7 +30,8 @@ sessions open deep links at once (/compare, /vocabulary, /animate?animate_step=5
 /tokens in turn), each timed from its navigation start until its page has a title, the
 sidebar marks it current, and no script has run for a second.
 
-Pages are found by their URL and sidebar titles, never by file path.
+In the ws mode the same script is timed from the request to the message that answers
+it (see bench/load_ws.py). Pages are found by their URL and titles, never by file path.
 """
 
 from __future__ import annotations
@@ -46,6 +54,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import load_ws  # noqa: E402
 from bench.app_timing import (  # noqa: E402
     ARM_STOPWATCH_JS,
     BUSY,
@@ -217,6 +226,7 @@ class Student:
     train_s: float | None = None  # click Train -> "Tokenizer: <run>" heading
     train_settled_s: float | None = None  # ... -> the whole page redrawn
     step_s: list[float] = field(default_factory=list)  # click -> "After step N"
+    step_settled_s: list[float] = field(default_factory=list)  # ... -> run finished (ws)
     sidebar_run: str | None = None
     mismatches: list[str] = field(default_factory=list)  # steps showing another corpus
 
@@ -431,21 +441,33 @@ async def run_students(server: Server, args: argparse.Namespace) -> dict[str, An
     students = [Student(index) for index in range(args.sessions)]
     gate = Gate(args.sessions)
     machine = Machine(server)
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
+    if args.client == "ws":
         machine.start()
         runs = [
-            student(browser, server, me, text, found, args.vocab, gate)
+            load_ws.student(server, me, text, found, args.vocab, gate, PATTERN, args.think)
             for me, text, found in zip(students, texts, lengths)
         ]
         await asyncio.wait_for(asyncio.gather(*runs), RUN_SECONDS)
         used = machine.figures()
-        await browser.close()
+    else:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            machine.start()
+            runs = [
+                student(browser, server, me, text, found, args.vocab, gate)
+                for me, text, found in zip(students, texts, lengths)
+            ]
+            await asyncio.wait_for(asyncio.gather(*runs), RUN_SECONDS)
+            used = machine.figures()
+            await browser.close()
     steps = [s for me in students for s in me.step_s]
     return {
         "mode": "sessions",
+        "client": args.client,
+        "preload": not args.no_preload,
+        "think_s": args.think if args.client == "ws" else None,
         "sessions": args.sessions,
         "steps": args.steps,
         "vocab": args.vocab,
@@ -458,6 +480,7 @@ async def run_students(server: Server, args: argparse.Namespace) -> dict[str, An
             [me.train_settled_s for me in students if me.train_settled_s is not None]
         ),
         "step_s": spread(steps, 3),
+        "step_settled_s": spread([s for me in students for s in me.step_settled_s], 3),
         "open_s": spread([me.open_s for me in students if me.open_s is not None]),
         **used,
         "sidebar_runs": sorted({me.sidebar_run or "" for me in students}),
@@ -470,22 +493,31 @@ async def run_deep_links(server: Server, args: argparse.Namespace) -> dict[str, 
     links = list(DEEP_LINKS.items())
     visits = [DeepLink(i, *links[i % len(links)]) for i in range(args.sessions)]
     machine = Machine(server)
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        context, page = await new_page(browser)  # the teacher: trains the default run
-        await page.goto(server.url)
-        await wait_until_idle(page)
-        await context.close()
+    if args.client == "ws":
+        await load_ws.open_default_run(server)  # the teacher: trains the default run
         machine.start()
-        opening = [open_deep_link(browser, server, me) for me in visits]
+        opening = [load_ws.open_deep_link(server, me) for me in visits]
         await asyncio.wait_for(asyncio.gather(*opening), RUN_SECONDS)
         used = machine.figures()
-        await browser.close()
+    else:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            context, page = await new_page(browser)  # the teacher: trains the default run
+            await page.goto(server.url)
+            await wait_until_idle(page)
+            await context.close()
+            machine.start()
+            opening = [open_deep_link(browser, server, me) for me in visits]
+            await asyncio.wait_for(asyncio.gather(*opening), RUN_SECONDS)
+            used = machine.figures()
+            await browser.close()
     done = [me for me in visits if me.seconds is not None]
     return {
         "mode": "deep-links",
+        "client": args.client,
+        "preload": not args.no_preload,
         "sessions": args.sessions,
         "opened": sum(right_page(me) and not me.exceptions for me in done),
         "seconds": spread([me.seconds for me in done if me.seconds is not None]),
@@ -530,24 +562,44 @@ def fmt(figure: dict[str, float | None], unit: str = "s") -> str:
 
 
 def machine_line(result: dict[str, Any]) -> str:
+    clients = (
+        f"Chromium {result['browser_cpu_s']} s, this script {result['load_test_cpu_s']} s"
+        if result["client"] == "chromium"
+        else f"this script (every client) {result['load_test_cpu_s']} s"
+    )
     return (
         f"CPU over {result['wall_s']} s of wall time on {result['cores']} cores: server "
-        f"{result['server_cpu_s']} s, Chromium {result['browser_cpu_s']} s, this script "
-        f"{result['load_test_cpu_s']} s; load average at start "
-        f"{result['load_average_1min_at_start']}."
+        f"{result['server_cpu_s']} s, {clients}; load average at start "
+        f"{result['load_average_1min_at_start']} (the machine is shared)."
     )
+
+
+CLIENTS = {
+    "ws": "clients speaking Streamlit's websocket protocol",
+    "chromium": "Chromium contexts",
+}
+
+
+def block_name(result: dict[str, Any]) -> str:
+    """The block a result goes in: one per mode, client and think time."""
+    think = result.get("think_s") or 0
+    return f"{result['mode']}-{result['client']}" + (f"-think{think:g}" if think else "")
 
 
 def sessions_markdown(result: dict[str, Any]) -> str:
     aims = AIMS
+    think = result.get("think_s") or 0
+    pause = f"waiting {think:g} s before each" if think else "each as soon as the last is shown"
+    settled = result.get("step_settled_s")
     return "\n".join(
         [
-            f"### {result['sessions']} sessions train and step at once",
+            f"### {result['sessions']} sessions train and step at once: "
+            f"{CLIENTS[result['client']]}" + (f", {think:g} s between steps" if think else ""),
             "",
-            f"`{command_line()}` at commit {commit()}. Each session pastes its own text "
-            f"({result['text_bytes'][0]:,}–{result['text_bytes'][1]:,} bytes), trains it to "
-            f"V = {result['vocab']} (all click Train together), then steps the animation "
-            f"{result['steps']} times.",
+            f"`{result['command']}` at commit {result['commit']}. Each session pastes its own "
+            f"text ({result['text_bytes'][0]:,}–{result['text_bytes'][1]:,} bytes), trains it "
+            f"to V = {result['vocab']} (all click Train together), then steps the animation "
+            f"{result['steps']} times, {pause}.",
             "",
             "| figure | p50 / p95 / max | aim |",
             "|---|---|---|",
@@ -556,6 +608,7 @@ def sessions_markdown(result: dict[str, Any]) -> str:
             f"| click Train → page settled | {fmt(result['train_settled_s'])} | |",
             f'| click next step → "After step N" | {fmt(result["step_s"])} | p95 ≤ '
             f"{aims['step_p95_s']} s |",
+            *([f"| click next step → its run finished | {fmt(settled)} | |"] if settled else []),
             f"| open the app (new session) | {fmt(result['open_s'])} | |",
             "",
             f"Finished: {result['finished']} of {result['sessions']}. Isolation: "
@@ -569,23 +622,39 @@ def sessions_markdown(result: dict[str, Any]) -> str:
 
 def deep_links_markdown(result: dict[str, Any]) -> str:
     rows = [f"| /{link} | {fmt(figure)} |" for link, figure in result["by_page"].items()]
+    timed = (
+        "timed from opening its websocket until its page's first run has finished, its "
+        "title among the elements"
+        if result["client"] == "ws"
+        else "timed from its navigation start until the page is drawn and idle for 1 s (the "
+        "second of quiet not counted)"
+    )
+    preload = (
+        "; the server loads the bundled vocabularies in the background from its first run "
+        "(BPE_EXPLORER_PRELOAD=1, as scripts/run.sh starts it)"
+        if result.get("preload")
+        else ""
+    )
     return "\n".join(
         [
-            f"### {result['sessions']} sessions open deep links at once",
+            f"### {result['sessions']} sessions open deep links at once: "
+            f"{CLIENTS[result['client']]}",
             "",
-            f"`{command_line()}` at commit {commit()}. The default run is trained first "
-            "(one session opens /); then every session opens one of the links below at once, "
-            "timed from its navigation start until the page is drawn and idle for 1 s (the "
-            "second of quiet not counted).",
+            f"`{result['command']}` at commit {result['commit']}. The default run is trained "
+            f"first (one session opens /){preload}; then every session opens one of the links "
+            f"below at once, {timed}.",
             "",
             "| page | p50 / p95 / max |",
             "|---|---|",
             *rows,
             f"| all | {fmt(result['seconds'])} (aim p95 ≤ {AIMS['deep_p95_s']} s, "
             f"max ≤ {AIMS['deep_max_s']} s) |",
-            f"| all: navigation start → the server's first message | "
-            f"{fmt(result['connected_s'])} |",
-            f"| all: the server's first message → ready | {fmt(result['after_connecting_s'])} |",
+            f"| all: navigation start → the server's first message | {fmt(result['connected_s'])} |"
+            if result["client"] == "chromium"
+            else f"| all: opening the websocket | {fmt(result['connected_s'])} |",
+            f"| all: the server's first message → ready | {fmt(result['after_connecting_s'])} |"
+            if result["client"] == "chromium"
+            else f"| all: websocket open → page finished | {fmt(result['after_connecting_s'])} |",
             "",
             f"Opened the right page without an exception: {result['opened']} of "
             f"{result['sessions']}. Server peak RSS: {result['server_peak_rss_mib']:,} MiB. "
@@ -605,9 +674,9 @@ def write_markdown(path: Path, result: dict[str, Any]) -> None:
             "the server's (both are given below). A benchmark, not a test."
         )
     if result["mode"] == "sessions":
-        inner = replace_block(inner, "sessions", sessions_markdown(result))
+        inner = replace_block(inner, block_name(result), sessions_markdown(result))
     else:
-        inner = replace_block(inner, "deep-links", deep_links_markdown(result))
+        inner = replace_block(inner, block_name(result), deep_links_markdown(result))
     path.write_text(replace_block(document, ROOM_OF_THIRTY, inner), encoding="utf-8")
 
 
@@ -616,27 +685,46 @@ def write_markdown(path: Path, result: dict[str, Any]) -> None:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, default=30, help="browser contexts at once")
+    parser.add_argument("--sessions", type=int, default=30, help="sessions at once")
     parser.add_argument("--steps", type=int, default=10, help="Animate steps per session")
     parser.add_argument("--vocab", type=int, default=500, help="vocab size each session trains")
     parser.add_argument("--deep-links", action="store_true", help="time deep links instead")
+    parser.add_argument(
+        "--client",
+        choices=["ws", "chromium"],
+        default="ws",
+        help="speak Streamlit's websocket protocol (ws), or drive headless Chromium",
+    )
+    parser.add_argument(
+        "--no-preload",
+        action="store_true",
+        help="start the server without BPE_EXPLORER_PRELOAD=1 (as the tests do)",
+    )
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="ws: seconds a session waits before each step"
+    )
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md's block")
     parser.add_argument("--output", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args()
     if not 1 <= args.sessions <= 60 or not 1 <= args.steps <= 100 or args.vocab < 257:
         parser.error("--sessions 1-60, --steps 1-100 and --vocab above 256, please")
+    if not 0 <= args.think <= 10:
+        parser.error("--think 0-10 seconds, please")
     return args
 
 
 def main() -> None:
     args = parse_args()
     measure = run_deep_links if args.deep_links else run_students
+    # as scripts/run.sh starts the app: the bundled vocabularies load in the background
+    env = {"BPE_EXPLORER_PRELOAD": "0" if args.no_preload else "1"}
     with (
         tempfile.TemporaryDirectory(prefix="load_test-") as logs,
-        running_server(Path(logs) / "server.log") as server,
+        running_server(Path(logs) / "server.log", env) as server,
     ):
         try:
             result = asyncio.run(measure(server, args))
+            result.update(command=command_line(), commit=commit())
         except Exception:
             say(f"server log:\n{server.log_tail()}")
             raise

@@ -127,8 +127,8 @@ def stop_server(server: Server) -> None:
 
 
 @contextmanager
-def running_server(log: Path) -> Iterator[Server]:
-    server = start_server(log)
+def running_server(log: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    server = start_server(log, env)
     try:
         yield server
     finally:

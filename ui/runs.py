@@ -13,6 +13,8 @@ restart) takes the run from there, results included, instead of the default samp
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -438,6 +440,39 @@ def bundled_spec(name: str) -> RunSpec:
         special_tokens=tuple(tokenizer.special_tokens),
         kind=RunKind.BUNDLED,
     )
+
+
+PRELOAD_VARIABLE = "BPE_EXPLORER_PRELOAD"  # "1": load the bundled vocabularies at start
+_preloading = threading.Lock()
+_preloader: threading.Thread | None = None
+
+
+def preload_bundled() -> None:
+    """With BPE_EXPLORER_PRELOAD=1, load the bundled vocabularies in the background, once.
+
+    The Compare page needs all three, and the first to open it otherwise waits some 10 s
+    of CPU (o200k_base's 200,000 merges are rebuilt from its ranks) while every session
+    opening it then waits on the same lock. A server for a class sets the variable
+    (scripts/run.sh does), so the cost is paid from the first session's first run on, in
+    a thread of its own; tests leave it unset.
+    """
+    global _preloader
+    if os.environ.get(PRELOAD_VARIABLE) != "1":
+        return
+    with _preloading:
+        if _preloader is None:
+            _preloader = threading.Thread(
+                target=_load_all_bundled, name="preload-bundled", daemon=True
+            )
+            _preloader.start()
+
+
+def _load_all_bundled() -> None:
+    for name in BUNDLED_RUNS:
+        try:
+            load_bundled(name)
+        except ValueError:  # reported where a page needs it (BundledError says what to do)
+            return
 
 
 def origin(spec: RunSpec) -> str:

@@ -32,6 +32,7 @@ from ui.runs import (
     current_run_or_error,
     current_spec,
     init_session,
+    preload_bundled,
     retrain_from_link,
     run_specs,
     trained_vocab_size,
@@ -65,6 +66,7 @@ def navigation() -> st.navigation:
 def run_app() -> None:
     """What the entry file does on every run: set up the session, route, draw the sidebar."""
     st.set_page_config(page_title=APP_TITLE, page_icon=":material/join_inner:", layout="wide")
+    preload_bundled()  # once per process, when the server asks for it
     init_session()
     page = navigation()
     run = sidebar()
