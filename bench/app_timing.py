@@ -45,7 +45,14 @@ from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # explorer, ui and scripts (imported where they are used)
 
-from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, Server, running_server  # noqa: E402
+from scripts.app_server import (  # noqa: E402
+    BUSY,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    IdleWatch,
+    Server,
+    running_server,
+)
 
 DEFAULT_SHARED = ROOT.parent / "shared"
 CORPUS = Path("corpora") / "tinyshakespeare.txt"
@@ -57,7 +64,6 @@ TARGET_STEP_MS = 100.0
 VIEWPORT = {"width": 1400, "height": 1000}
 WAIT_SECONDS = 120  # the longest one measured interval may take before we give up
 QUIET_SECONDS = 1.0  # no script running for this long: Streamlit has settled
-BUSY = '[data-testid="stStatusWidget"], [data-stale="true"]'  # signs that a script runs
 TOKEN_SPANS = '.bpe span[class^="c-"]'  # a coloured token, as explorer.render draws it
 
 # Installed before the app loads: stamps the first and the last websocket message from the
@@ -156,18 +162,9 @@ def new_session(browser: Browser, server: Server) -> Iterator[Page]:
 def wait_until_idle(page: Page, quiet_seconds: float = QUIET_SECONDS) -> None:
     """Wait until the page is drawn and no script has run for quiet_seconds."""
     page.wait_for_selector('[data-testid="stAppViewContainer"]')
-    busy = page.locator(BUSY)
-    deadline = time.monotonic() + WAIT_SECONDS
-    quiet_since: float | None = None
-    while time.monotonic() < deadline:
-        if busy.count() > 0:
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since >= quiet_seconds:
-            return
+    watch = IdleWatch(quiet_seconds=quiet_seconds, timeout_seconds=WAIT_SECONDS)
+    while not watch.settled(busy=page.locator(BUSY).count() > 0):
         page.wait_for_timeout(100)
-    raise RuntimeError(f"Streamlit was still running a script after {WAIT_SECONDS} s")
 
 
 def keyed(page: Page, key: str) -> Locator:

@@ -57,7 +57,6 @@ sys.path.insert(0, str(ROOT))
 from bench import load_ws  # noqa: E402
 from bench.app_timing import (  # noqa: E402
     ARM_STOPWATCH_JS,
-    BUSY,
     QUIET_SECONDS,
     VIEWPORT,
     WAIT_SECONDS,
@@ -65,7 +64,14 @@ from bench.app_timing import (  # noqa: E402
     percentile,
 )
 from bench.markdown_blocks import ROOM_OF_THIRTY, block, replace_block  # noqa: E402
-from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, Server, running_server  # noqa: E402
+from scripts.app_server import (  # noqa: E402
+    BUSY,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    IdleWatch,
+    Server,
+    running_server,
+)
 
 SOURCE_TEXT = ROOT / "sample_texts" / "shakespeare.txt"
 TEXT_CHARS = 20_000  # each session's text, plus 97 characters per session index
@@ -149,18 +155,9 @@ def expected_lengths(text: str, vocab: int, steps: int) -> list[tuple[int, int]]
 async def wait_until_idle(page: Page, quiet_seconds: float = QUIET_SECONDS) -> None:
     """Wait until the page is drawn and no script has run for quiet_seconds."""
     await page.wait_for_selector('[data-testid="stAppViewContainer"]')
-    busy = page.locator(BUSY)
-    deadline = time.monotonic() + WAIT_SECONDS
-    quiet_since: float | None = None
-    while time.monotonic() < deadline:
-        if await busy.count() > 0:
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since >= quiet_seconds:
-            return
+    watch = IdleWatch(quiet_seconds=quiet_seconds, timeout_seconds=WAIT_SECONDS)
+    while not watch.settled(busy=await page.locator(BUSY).count() > 0):
         await page.wait_for_timeout(100)
-    raise RuntimeError(f"Streamlit was still running a script after {WAIT_SECONDS} s")
 
 
 async def new_page(browser: Browser) -> tuple[BrowserContext, Page]:

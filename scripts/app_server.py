@@ -133,3 +133,40 @@ def running_server(log: Path, env: dict[str, str] | None = None) -> Iterator[Ser
         yield server
     finally:
         stop_server(server)
+
+
+# --- when a page has settled ---------------------------------------------------------------
+
+BUSY = '[data-testid="stStatusWidget"], [data-stale="true"]'  # signs that a script runs
+
+
+class IdleWatch:
+    """Decides when a Streamlit page has settled, from repeated looks at its busy signs.
+
+    While a script runs, elements it has not redrawn yet are marked stale, and after
+    500 ms Streamlit shows its status widget; a rerun may start a moment after the click
+    that asked for it, hence a quiet period rather than one look. Each caller polls:
+
+        watch = IdleWatch(quiet_seconds=1.0, timeout_seconds=60)
+        while not watch.settled(busy=page.locator(BUSY).count() > 0):
+            page.wait_for_timeout(100)
+    """
+
+    def __init__(self, *, quiet_seconds: float, timeout_seconds: float) -> None:
+        self.quiet_seconds = quiet_seconds
+        self.timeout_seconds = timeout_seconds
+        self._deadline = time.monotonic() + timeout_seconds
+        self._quiet_since: float | None = None
+
+    def settled(self, *, busy: bool) -> bool:
+        """Whether nothing has been busy for quiet_seconds; TimeoutError past the timeout."""
+        now = time.monotonic()
+        if now > self._deadline:
+            raise TimeoutError(
+                f"Streamlit was still running a script after {self.timeout_seconds:.0f} s"
+            )
+        if busy:
+            self._quiet_since = None
+        elif self._quiet_since is None:
+            self._quiet_since = now
+        return self._quiet_since is not None and now - self._quiet_since >= self.quiet_seconds

@@ -1,7 +1,7 @@
 """What a page's URL says: the run (`run=KEY`), the view size, and the page's own state.
 
 Every page's URL carries the run's key, so a reload, a shared link, or the same link
-after a restart opens the same tokenizer (ui/runs.open_linked_run reads it back). A run
+after a restart opens the same tokenizer (ui/opening.open_linked_run reads it back). A run
 trained on a bundled sample also carries that sample's settings, from which it can be
 trained again when the server no longer has it. The pages add their own:
 

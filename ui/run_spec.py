@@ -182,3 +182,10 @@ def first_words(text: str, limit: int = 24) -> str:
         shown = words[0][: limit - 1]
     cut = len(shown) < len(" ".join(words)) or len(head) < len(text.strip())
     return f"“{shown}{'…' if cut else ''}”"
+
+
+BUNDLED_RUNS = {  # bundled name -> (short title, where it comes from)
+    "gpt2": ("GPT-2", "GPT-2's vocabulary (OpenAI, 2019)"),
+    "cl100k_base": ("GPT-4", "GPT-4's cl100k_base (OpenAI, 2023)"),
+    "o200k_base": ("GPT-4o", "GPT-4o's o200k_base (OpenAI, 2024)"),
+}

@@ -13,9 +13,6 @@ restart) takes the run from there, results included, instead of the default samp
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import streamlit as st
@@ -25,21 +22,23 @@ from explorer import (
     Tokenizer,
     TrainingResult,
     load_bundled,
-    parse_model,
-    train,
-    train_word_counts,
 )
 from explorer.bundled import bundled_name
 from explorer.formats import model_text
 from explorer.history_file import history_json
-from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
-from explorer.loading import parse_model_with_history
-from explorer.pretokenize import PatternError, compile_pattern, preset_name, resolve_pattern
+from explorer.pretokenize import preset_name
 from ui import run_store
 from ui import state as keys
-from ui.run_spec import RunKind, RunSpec, run_name, text_key, with_reached_size
-from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
+from ui.run_cache import (
+    history_run_cached,
+    imported_cached,
+    model_cached,
+    stored_results_cached,
+    tokenizer_at,
+    train_cached,
+)
+from ui.run_spec import BUNDLED_RUNS, RunKind, RunSpec, text_key, with_reached_size
 
 MAX_RUNS = 8  # tokenizers a session lists at once; the oldest goes (a link still opens it)
 MAX_APP_VOCAB_SIZE = 50_000
@@ -61,227 +60,6 @@ class Run:
 
 class RunError(ValueError):
     """A run whose tokenizer cannot be rebuilt in this session (its file is gone)."""
-
-
-BUNDLED_RUNS = {  # bundled name -> (short title, where it comes from)
-    "gpt2": ("GPT-2", "GPT-2's vocabulary (OpenAI, 2019)"),
-    "cl100k_base": ("GPT-4", "GPT-4's cl100k_base (OpenAI, 2023)"),
-    "o200k_base": ("GPT-4o", "GPT-4o's o200k_base (OpenAI, 2024)"),
-}
-
-
-# subtle: an LRU shared by every session; a room of thirty, each on a run of their own,
-# needs them all kept, or every rerun of one evicts another's and it is trained again
-@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
-def train_cached(
-    texts: tuple[str, ...],
-    vocab_size: int,
-    pattern: str,
-    special_tokens: tuple[str, ...],
-    min_count: int,
-    kind: RunKind,
-    _progress: ProgressCallback | None = None,
-) -> TrainingResult:
-    """Train once per distinct input; every session and page shares the result (read only)."""
-    if kind is RunKind.WORD_COUNTS:
-        return train_word_counts(
-            "\n".join(texts),
-            vocab_size,
-            special_tokens=special_tokens,
-            min_count=min_count,
-            progress=_progress,
-        )
-    return train(
-        list(texts),
-        vocab_size,
-        pattern=pattern,
-        special_tokens=special_tokens,
-        min_count=min_count,
-        progress=_progress,
-    )
-
-
-@st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
-def model_cached(model_text: str) -> Tokenizer:
-    return parse_model(model_text, source="the uploaded .model")
-
-
-@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
-def imported_cached(text_key: str, _text: str, _parsed: Tokenizer | None = None) -> Tokenizer:
-    """An imported tokenizer from its tokenizer.json text, keyed on the text's hash.
-
-    The loader passes the tokenizer it has just parsed as `_parsed`, so it is not read twice.
-    """
-    if _parsed is not None:
-        return _parsed
-    return parse_tokenizer_json(_text, source="the imported tokenizer.json")
-
-
-@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
-def history_run_cached(
-    text_key: str,
-    _model_text: str,
-    _history_text: str,
-    _parsed: tuple[Tokenizer, MergeHistory] | None = None,
-) -> tuple[Tokenizer, MergeHistory]:
-    """A .model and its history from their texts, keyed on the texts' hash (a history of
-    50,000 merges is megabytes, too much to hash on every call).
-
-    The loader passes what it has just parsed and checked as `_parsed`, so it is read once.
-    """
-    if _parsed is not None:
-        return _parsed
-    return parse_model_with_history(_model_text, _history_text)
-
-
-@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
-def stored_results_cached(
-    store_key: str, _trained: tuple[Tokenizer, MergeHistory] | None = None
-) -> tuple[Tokenizer, MergeHistory]:
-    """A trained run's results, read once from the server's disk (no retraining).
-
-    Raises LookupError when the disk has none (so nothing is cached); the session that
-    has just trained and saved a run passes its results as `_trained`.
-    """
-    if _trained is not None:
-        return _trained
-    try:
-        stored = run_store.load(run_store.config_from_env(), store_key)
-    except run_store.StoreError as exc:
-        raise LookupError(str(exc)) from None
-    if stored is None or stored.model is None or stored.history is None:
-        raise LookupError(store_key)
-    try:
-        return parse_model_with_history(stored.model, stored.history)
-    except ValueError as exc:
-        raise LookupError(str(exc)) from None
-
-
-# subtle: a view of a bundled vocabulary holds up to 200,000 merges (~50 MB), so few are kept
-@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
-def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
-    """The run's tokenizer at a smaller vocab size (the first merges), built once."""
-    return _tokenizer.at_vocab_size(vocab_size)
-
-
-def init_session() -> None:
-    """Set the shared keys once; on first open, the run the URL names (or the default)."""
-    st.session_state.setdefault(keys.RUNS, {})
-    st.session_state.setdefault(keys.TEXTS, {})
-    if not st.session_state[keys.RUNS]:
-        open_linked_run()
-    # subtle: a widget's key can only be set before the widget is drawn in a run, so a
-    # page that adds a run asks for it here, at the top of the next run
-    if keys.PENDING_RUN in st.session_state:
-        st.session_state[keys.SIDEBAR_RUN] = st.session_state.pop(keys.PENDING_RUN)
-
-
-def open_linked_run() -> None:
-    """A new session's first run: the one `?run=KEY` names, from the server's disk.
-
-    A key the server no longer has (or whose file is damaged) opens the default sample
-    with a notice (keys.LINK_NOTICE) saying so; when the link also names a sample's
-    settings, the notice offers to train that again. Without `run=`, the sample the URL
-    names (or the default) opens, as before.
-    """
-    key = st.query_params.get("run")
-    if key is None:
-        add_run(*default_spec())
-        return
-    found, problem = _linked_run(key)
-    if found is not None:
-        spec = add_run(*found)
-        _seed_link_state(spec)
-        return
-    settings = {
-        n: st.query_params[n] for n in ("sample", "vocab", "pattern") if n in st.query_params
-    }
-    from_url = default_spec(settings) if "sample" in settings else None
-    if from_url is not None and from_url[0].store_key == key:  # the same run, trained again
-        _seed_link_state(add_run(*from_url))
-        return
-    fallback = add_run(*default_spec({}))
-    st.session_state[keys.LINK_NOTICE] = {
-        "key": key,
-        "problem": problem,
-        "shown_instead": fallback.name,
-        "retrain": settings if from_url is not None else None,
-    }
-
-
-def _linked_run(key: str) -> tuple[tuple[RunSpec, tuple[str, ...]] | None, str]:
-    """The spec and documents kept under key (or None, and why not, in plain words)."""
-    if key in BUNDLED_RUNS:
-        return (bundled_spec(key), ()), ""
-    try:
-        stored = run_store.load(run_store.config_from_env(), key)
-    except run_store.StoreError as exc:
-        return None, f"its saved copy on this server is damaged: {exc}"
-    except OSError as exc:
-        return None, f"the server could not read its runs folder ({exc.strerror})"
-    if stored is None:
-        return None, ""
-    try:
-        spec = RunSpec.from_dict(stored.spec)
-    except (KeyError, TypeError, ValueError) as exc:
-        return None, f"its saved copy on this server cannot be read ({exc})"
-    if spec.kind.keeps_texts and text_key(stored.documents) != spec.text_key:
-        return None, "its saved copy on this server does not match its own texts"
-    return (spec, stored.documents), ""
-
-
-def _seed_link_state(spec: RunSpec) -> None:
-    """The pages' own state from the link (view size, token, text), for the linked run."""
-    state, params = st.session_state, st.query_params
-    view = params.get("view", "")
-    if view.isdigit():
-        state[keys.LINK_VIEW] = int(view)
-    token = params.get("token", "")
-    if token.isdigit():
-        state[keys.VOCAB_TOKEN] = int(token)
-        state[keys.VOCAB_TOKEN_RUN] = spec.name
-    if "text" in params:
-        state[f"{keys.TOKENS}_text"] = params["text"][: keys.MAX_LINK_TEXT]
-
-
-def retrain_from_link(settings: dict[str, str]) -> None:
-    """The notice's button: train the sample the link named, with the link's settings."""
-    st.session_state.pop(keys.LINK_NOTICE, None)
-    add_run(*default_spec(settings))
-
-
-def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tuple[str, ...]]:
-    """The sample the app opens on (?sample=…&vocab=…&pattern=… may choose another).
-
-    `params` are those settings (the URL's when None; {} for the default sample).
-    """
-    params = st.query_params if params is None else params
-    sample = SAMPLES.get(params.get("sample", DEFAULT_SAMPLE), SAMPLES[DEFAULT_SAMPLE])
-    vocab_size = _int_param("vocab", sample.vocab_size, 256, MAX_APP_VOCAB_SIZE, params)
-    pattern = params.get("pattern", sample.pattern)
-    try:
-        compile_pattern(resolve_pattern(pattern))
-    except PatternError:
-        pattern = sample.pattern  # a link with a broken pattern opens on the sample's own
-    texts = (sample_text(sample.key),)
-    kind = RunKind.WORD_COUNTS if sample.word_counts else RunKind.TEXT
-    source = sample.title.split(" (")[0]
-    spec = RunSpec(
-        name=run_name(source, pattern, vocab_size),
-        source=sample.title,
-        text_key=text_key(texts),
-        vocab_size=vocab_size,
-        pattern=pattern,
-        kind=kind,
-    )
-    return spec, texts
-
-
-def _int_param(name: str, default: int, low: int, high: int, params: Mapping[str, str]) -> int:
-    try:
-        return min(high, max(low, int(params.get(name, default))))
-    except ValueError:
-        return default
 
 
 def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
@@ -440,39 +218,6 @@ def bundled_spec(name: str) -> RunSpec:
         special_tokens=tuple(tokenizer.special_tokens),
         kind=RunKind.BUNDLED,
     )
-
-
-PRELOAD_VARIABLE = "BPE_EXPLORER_PRELOAD"  # "1": load the bundled vocabularies at start
-_preloading = threading.Lock()
-_preloader: threading.Thread | None = None
-
-
-def preload_bundled() -> None:
-    """With BPE_EXPLORER_PRELOAD=1, load the bundled vocabularies in the background, once.
-
-    The Compare page needs all three, and the first to open it otherwise waits some 10 s
-    of CPU (o200k_base's 200,000 merges are rebuilt from its ranks) while every session
-    opening it then waits on the same lock. A server for a class sets the variable
-    (scripts/run.sh does), so the cost is paid from the first session's first run on, in
-    a thread of its own; tests leave it unset.
-    """
-    global _preloader
-    if os.environ.get(PRELOAD_VARIABLE) != "1":
-        return
-    with _preloading:
-        if _preloader is None:
-            _preloader = threading.Thread(
-                target=_load_all_bundled, name="preload-bundled", daemon=True
-            )
-            _preloader.start()
-
-
-def _load_all_bundled() -> None:
-    for name in BUNDLED_RUNS:
-        try:
-            load_bundled(name)
-        except ValueError:  # reported where a page needs it (BundledError says what to do)
-            return
 
 
 def origin(spec: RunSpec) -> str:

@@ -27,13 +27,12 @@ from explorer.pretokenize import preset_name
 from ui import links
 from ui import state as keys
 from ui.formatting import markdown_text
+from ui.opening import init_session, retrain_from_link
+from ui.run_cache import preload_bundled
 from ui.runs import (
     Run,
     current_run_or_error,
     current_spec,
-    init_session,
-    preload_bundled,
-    retrain_from_link,
     run_specs,
     trained_vocab_size,
     view_vocab_size,
@@ -123,7 +122,7 @@ def sidebar() -> Run | None:
 
 
 def link_notice() -> None:
-    """Say why a link's tokenizer is not shown, while its stand-in is (ui/runs.open_linked_run)."""
+    """Say why a link's tokenizer is not shown, while its stand-in is (see ui/opening.py)."""
     notice = st.session_state.get(keys.LINK_NOTICE)
     if not notice:
         return

@@ -18,8 +18,9 @@ from explorer.file_kinds import FILE_SUFFIXES, MODEL_KINDS
 from explorer.loading import AUTO, LoadedTokenizer, load_uploads
 from explorer.pretokenize import preset_name
 from ui import state as keys
+from ui.run_cache import history_run_cached, imported_cached
 from ui.run_spec import RunKind, RunSpec, run_name, text_key
-from ui.runs import add_run, history_run_cached, imported_cached
+from ui.runs import add_run
 
 # --- tokenizers made elsewhere: read by explorer.loading, kept here as runs ------------------
 

@@ -17,8 +17,8 @@ from explorer import FormatError
 from explorer.corpus import CorpusError, parse_word_counts
 from explorer.formats import decode_utf8
 from explorer.pretokenize import PRESETS, compile_pattern, preset_name, resolve_pattern
-from ui.run_spec import RunKind, first_words
-from ui.runs import MAX_APP_VOCAB_SIZE, RunSpec, run_name, text_key
+from ui.run_spec import RunKind, RunSpec, first_words, run_name, text_key
+from ui.runs import MAX_APP_VOCAB_SIZE
 from ui.samples import Sample
 
 CUSTOM = "custom"

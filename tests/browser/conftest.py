@@ -12,7 +12,6 @@ run them (scripts/test.sh installs chromium when it can).
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,15 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from explorer import train
-from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, Server, start_server, stop_server
+from scripts.app_server import (
+    BUSY,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    IdleWatch,
+    Server,
+    start_server,
+    stop_server,
+)
 from tests.app_support import pasted_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,29 +132,12 @@ def app(page: Page, streamlit_server: Server, request: pytest.FixtureRequest) ->
 # --- helpers the journeys share ----------------------------------------------------------
 
 
-BUSY = '[data-testid="stStatusWidget"], [data-stale="true"]'  # signs that a script runs
-
-
 def wait_until_idle(page: Page, timeout_s: float = IDLE_SECONDS) -> None:
-    """Wait until Streamlit has drawn the page and no script has run for QUIET_SECONDS.
-
-    While a script runs, elements it has not redrawn yet are marked stale, and after
-    500 ms Streamlit shows its status widget; a rerun may start a moment after the click
-    that asked for it, hence the quiet period rather than one look.
-    """
+    """Wait until Streamlit has drawn the page and no script has run for QUIET_SECONDS."""
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=timeout_s * 1000)
-    busy = page.locator(BUSY)
-    deadline = time.monotonic() + timeout_s
-    quiet_since: float | None = None
-    while time.monotonic() < deadline:
-        if busy.count() > 0:
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since >= QUIET_SECONDS:
-            return
+    watch = IdleWatch(quiet_seconds=QUIET_SECONDS, timeout_seconds=timeout_s)
+    while not watch.settled(busy=page.locator(BUSY).count() > 0):
         page.wait_for_timeout(100)
-    raise AssertionError(f"Streamlit was still running a script after {timeout_s:.0f} s")
 
 
 def main_area(page: Page) -> Locator:

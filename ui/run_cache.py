@@ -1,0 +1,159 @@
+"""Results of runs, cached for every session: trained, loaded, restored from disk, viewed smaller.
+
+Bounded `st.cache_resource` caches keyed on plain values (a run's settings or the hash
+of its texts); callers never change what they get back. A class's server can also
+load the bundled vocabularies in the background as it starts (BPE_EXPLORER_PRELOAD=1).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import streamlit as st
+
+from explorer import (
+    MergeHistory,
+    Tokenizer,
+    TrainingResult,
+    load_bundled,
+    parse_model,
+    train,
+    train_word_counts,
+)
+from explorer.imports_hf import parse_tokenizer_json
+from explorer.learner import ProgressCallback
+from explorer.loading import parse_model_with_history
+from ui import run_store
+from ui.run_spec import BUNDLED_RUNS, RunKind
+
+
+# subtle: an LRU shared by every session; a room of thirty, each on a run of their own,
+# needs them all kept, or every rerun of one evicts another's and it is trained again
+@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
+def train_cached(
+    texts: tuple[str, ...],
+    vocab_size: int,
+    pattern: str,
+    special_tokens: tuple[str, ...],
+    min_count: int,
+    kind: RunKind,
+    _progress: ProgressCallback | None = None,
+) -> TrainingResult:
+    """Train once per distinct input; every session and page shares the result (read only)."""
+    if kind is RunKind.WORD_COUNTS:
+        return train_word_counts(
+            "\n".join(texts),
+            vocab_size,
+            special_tokens=special_tokens,
+            min_count=min_count,
+            progress=_progress,
+        )
+    return train(
+        list(texts),
+        vocab_size,
+        pattern=pattern,
+        special_tokens=special_tokens,
+        min_count=min_count,
+        progress=_progress,
+    )
+
+
+@st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
+def model_cached(model_text: str) -> Tokenizer:
+    return parse_model(model_text, source="the uploaded .model")
+
+
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
+def imported_cached(text_key: str, _text: str, _parsed: Tokenizer | None = None) -> Tokenizer:
+    """An imported tokenizer from its tokenizer.json text, keyed on the text's hash.
+
+    The loader passes the tokenizer it has just parsed as `_parsed`, so it is not read twice.
+    """
+    if _parsed is not None:
+        return _parsed
+    return parse_tokenizer_json(_text, source="the imported tokenizer.json")
+
+
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
+def history_run_cached(
+    text_key: str,
+    _model_text: str,
+    _history_text: str,
+    _parsed: tuple[Tokenizer, MergeHistory] | None = None,
+) -> tuple[Tokenizer, MergeHistory]:
+    """A .model and its history from their texts, keyed on the texts' hash (a history of
+    50,000 merges is megabytes, too much to hash on every call).
+
+    The loader passes what it has just parsed and checked as `_parsed`, so it is read once.
+    """
+    if _parsed is not None:
+        return _parsed
+    return parse_model_with_history(_model_text, _history_text)
+
+
+@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
+def stored_results_cached(
+    store_key: str, _trained: tuple[Tokenizer, MergeHistory] | None = None
+) -> tuple[Tokenizer, MergeHistory]:
+    """A trained run's results, read once from the server's disk (no retraining).
+
+    Raises LookupError when the disk has none (so nothing is cached); the session that
+    has just trained and saved a run passes its results as `_trained`.
+    """
+    if _trained is not None:
+        return _trained
+    try:
+        stored = run_store.load(run_store.config_from_env(), store_key)
+    except run_store.StoreError as exc:
+        raise LookupError(str(exc)) from None
+    if stored is None or stored.model is None or stored.history is None:
+        raise LookupError(store_key)
+    try:
+        return parse_model_with_history(stored.model, stored.history)
+    except ValueError as exc:
+        raise LookupError(str(exc)) from None
+
+
+# subtle: a view of a bundled vocabulary holds up to 200,000 merges (~50 MB), so few are kept
+@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
+def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
+    """The run's tokenizer at a smaller vocab size (the first merges), built once."""
+    return _tokenizer.at_vocab_size(vocab_size)
+
+
+PRELOAD_VARIABLE = "BPE_EXPLORER_PRELOAD"  # "1": load the bundled vocabularies at start
+
+
+_preloading = threading.Lock()
+
+
+_preloader: threading.Thread | None = None
+
+
+def preload_bundled() -> None:
+    """With BPE_EXPLORER_PRELOAD=1, load the bundled vocabularies in the background, once.
+
+    The Compare page needs all three, and the first to open it otherwise waits some 10 s
+    of CPU (o200k_base's 200,000 merges are rebuilt from its ranks) while every session
+    opening it then waits on the same lock. A server for a class sets the variable
+    (scripts/run.sh does), so the cost is paid from the first session's first run on, in
+    a thread of its own; tests leave it unset.
+    """
+    global _preloader
+    if os.environ.get(PRELOAD_VARIABLE) != "1":
+        return
+    with _preloading:
+        if _preloader is None:
+            _preloader = threading.Thread(
+                target=_load_all_bundled, name="preload-bundled", daemon=True
+            )
+            _preloader.start()
+
+
+def _load_all_bundled() -> None:
+    for name in BUNDLED_RUNS:
+        try:
+            load_bundled(name)
+        except ValueError:  # reported where a page needs it (BundledError says what to do)
+            return
