@@ -147,7 +147,7 @@ def main() -> None:
     show_counts(encoded.stats)
     show_specials(run, encoded)
     st.caption(
-        f"Hover a token to see its id, bytes, merge rank and parents. "
+        f"Hover a token to see its id, bytes, merge number and parents. "
         f"{COLOR_HELP[str(options['color_by'])]}"
     )
     st.html(page)

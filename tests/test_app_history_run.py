@@ -193,7 +193,7 @@ def test_a_history_of_another_tokenizer_names_the_first_merge_that_differs(
     )
     assert_refused(
         app,
-        f"big.history.json belongs to another tokenizer: its merge {rank} is {theirs[rank]}, "
+        f"big.history.json belongs to another tokenizer: its merge {rank + 1} is {theirs[rank]}, "
         f"big.model's is {ours[rank]}. Upload the history written together with big.model.",
     )
 

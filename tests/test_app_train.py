@@ -267,10 +267,11 @@ def test_settings_are_read_as_people_type_them() -> None:
 
 
 def test_the_log_csv_keeps_ids_and_bytes() -> None:
-    frame = log.merge_log(Tokenizer([(32, 116)]), None)
-    assert log.log_csv(frame).splitlines() == [
-        "rank,id,left_id,right_id,left,right,token,hex",
-        "0,256,32,116,·,t,·t,20 74",
+    frame = log.merge_log(Tokenizer([(32, 116), (256, 104)]), None)
+    assert log.log_csv(frame).splitlines() == [  # merges numbered from 1: merge k makes 255 + k
+        "merge,id,left_id,right_id,left,right,token,hex",
+        "1,256,32,116,·,t,·t,20 74",
+        "2,257,256,104,·t,h,·th,20 74 68",
     ]
 
 

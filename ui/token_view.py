@@ -22,7 +22,7 @@ from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 MAX_RENDERED_TOKENS = 10_000  # coloured spans drawn per text; counts cover everything
 EXCERPT_CHARS = 1_500
-COLOR_LABELS = {"id": "Token id", "rank": "Merge rank", "length": "Length in bytes"}
+COLOR_LABELS = {"id": "Token id", "rank": "Merge number", "length": "Length in bytes"}
 COLOR_HELP = {
     "id": "Each token id has its own colour: the same token always looks the same.",
     "rank": "Early merges are purple, late merges yellow; single bytes are grey.",

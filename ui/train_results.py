@@ -128,7 +128,9 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
 
 
 LOG_CONFIG = {
-    "rank": st.column_config.NumberColumn("rank", format="%d", width="small"),
+    "merge": st.column_config.NumberColumn(
+        "merge", format="%d", width="small", help="Merge k makes id 255 + k, counting from 1"
+    ),
     "id": st.column_config.NumberColumn("id", format="%d", width="small"),
     "left": st.column_config.TextColumn("left"),
     "right": st.column_config.TextColumn("right"),
