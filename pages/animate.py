@@ -279,6 +279,7 @@ def main() -> None:
             f"Showing the first {last:,} of {len(history.steps):,} merges, as the sidebar's "
             "view size asks."
         )
+    anim.follow_step(st.session_state, run.spec.name)
     anim.clamp_step(st.session_state, last)
     controls(last)
     interval = anim.wanted_timer(st.session_state)

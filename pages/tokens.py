@@ -40,6 +40,7 @@ def text_input(run: Run) -> str:
         keys.TOKENS,
         "Text to encode",
         start,
+        run_name=run.spec.name,
         training_text=start if texts_of(run.spec) else None,
         help="Type or paste anything: every byte has a token, so nothing is unknown.",
     )

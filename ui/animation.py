@@ -319,6 +319,21 @@ def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
     state[keys.ANIMATE_STEP] = max(0, min(last, int(state.get(keys.ANIMATE_STEP, 0)) + delta))
 
 
+def follow_step(state: MutableMapping[str, Any], run_name: str) -> None:
+    """A new run starts at step 0; a step opened from a link (no run before) is kept.
+
+    >>> state = {"animate_step": 3}
+    >>> follow_step(state, "A"); state["animate_step"]
+    3
+    >>> follow_step(state, "B"); state["animate_step"], state["animate_playing"]
+    (0, False)
+    """
+    had_run = keys.ANIMATE_STEP_RUN in state
+    if keys.follow_run(state, keys.ANIMATE_STEP_RUN, run_name) and had_run:
+        state[keys.ANIMATE_PLAYING] = False
+        state[keys.ANIMATE_STEP] = state[keys.ANIMATE_POSITION] = 0
+
+
 def clamp_step(state: MutableMapping[str, Any], last: int) -> None:
     """Keep a remembered step inside this run's range (another run may have fewer steps)."""
     if keys.ANIMATE_STEP in state and not 0 <= int(state[keys.ANIMATE_STEP]) <= last:
