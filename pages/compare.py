@@ -20,7 +20,7 @@ from ui.compare_charts import (
     tokens_at,
     training_counts_cached,
 )
-from ui.formatting import excerpt, markdown_text
+from ui.formatting import excerpt, markdown_text, plural
 from ui.runs import (
     Run,
     bundled_spec,
@@ -167,7 +167,7 @@ def sizes_section(run: Run, passage: str, color_by: str) -> None:
     previous = None
     for column, size in zip(st.columns(len(sizes)), sizes):
         with column:
-            st.markdown(f"**{size_label(size, full)}** · {fmt_int(size - 256)} merges")
+            st.markdown(f"**{size_label(size, full)}** · {plural(size - 256, 'merge')}")
             tokenizer = tokenizer_at(run.tokenizer, run.key, size)
             previous = show_token_column(
                 tokenizer,

@@ -6,6 +6,7 @@ import streamlit as st
 
 from explorer.stats import TextStats
 from ui import state as keys
+from ui.formatting import plural
 from ui.runs import (
     Run,
     current_run_or_error,
@@ -132,7 +133,7 @@ def main() -> None:
     size, full = view_vocab_size(run), trained_vocab_size(run)
     st.caption(
         f"Encoding with **{run.spec.name}** at vocab size **{fmt_int(size)}** of "
-        f"{fmt_int(full)} ({fmt_int(size - 256)} merges): change either in the sidebar."
+        f"{fmt_int(full)} ({plural(size - 256, 'merge')}): change either in the sidebar."
     )
     text = text_input(run)
     options = display_options()

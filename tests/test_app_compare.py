@@ -94,6 +94,9 @@ def test_two_tokenizers_side_by_side() -> None:
     assert "Vocab size 300 · trained on Python source" in texts_of(app.caption)
     right.set_value(left.value).run()
     assert token_counts(app)[-1] == token_counts(app)[-2]
+    same = [m for m in app.metric if m.label == "Tokens"][-1]
+    assert same.delta == "same count"  # not "+0 tokens" in red with an arrow up
+    assert same.proto.color == same.proto.MetricColor.GRAY
 
 
 def test_a_loaded_model_draws_only_your_text() -> None:

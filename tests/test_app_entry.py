@@ -27,3 +27,9 @@ def test_a_link_with_a_broken_pattern_opens_on_the_samples_own() -> None:
     app = open_app(query={"sample": "aaabdaaabac", "vocab": "259", "pattern": "("})
     assert app.sidebar.selectbox(key="sidebar_run").value == "aaabdaaabac · none · 259"
     assert not app.error
+
+
+def test_one_merge_is_singular() -> None:
+    app = open_app(query={"sample": "aaabdaaabac", "vocab": "257", "pattern": "none"})
+    caption = next(text for text in texts_of(app.sidebar.caption) if "pattern" in text)
+    assert caption.endswith("· 1 merge")

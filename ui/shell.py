@@ -25,6 +25,7 @@ import streamlit as st
 from explorer import StopReason
 from explorer.pretokenize import preset_name
 from ui import state as keys
+from ui.formatting import plural
 from ui.runs import (
     Run,
     current_run_or_error,
@@ -114,7 +115,7 @@ def run_summary(run: Run) -> str:
     pattern = preset_name(spec.pattern) or spec.pattern
     pattern = pattern if len(pattern) <= 20 else "custom regex"
     merges = trained_vocab_size(run) - 256
-    summary = f"**{spec.source}** · pattern `{pattern}` · {merges:,} merges"
+    summary = f"**{spec.source}** · pattern `{pattern}` · {plural(merges, 'merge')}"
     stopped = run.history.stop_reason.value if run.history is not None else None
     if stopped not in (None, StopReason.VOCAB_SIZE_REACHED.value):
         summary += f" · stopped early: {StopReason(stopped).describe()}"

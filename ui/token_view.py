@@ -213,13 +213,14 @@ def show_token_column(
     """
     encoded = encode_cached(tokenizer, run_key, vocab_size, text)
     tokens = encoded.stats.tokens
-    change = None if previous is None else f"{tokens - previous:+,} tokens"
+    change = token_change(tokens, previous)
+    moved = previous is not None and tokens != previous  # "+0" in red with an arrow misleads
     st.metric(
         label,
         fmt_int(tokens),
         change or baseline,
-        delta_color="inverse" if change else "off",
-        delta_arrow="auto" if change else "off",
+        delta_color="inverse" if moved else "off",
+        delta_arrow="auto" if moved else "off",
         help=f"{fmt_ratio(encoded.stats.bytes_per_token)} bytes per token",
     )
     st.caption(
@@ -233,6 +234,17 @@ def show_token_column(
     if tokens > limit:
         st.caption(f"The first {fmt_int(limit)} tokens.")
     return tokens
+
+
+def token_change(tokens: int, previous: int | None) -> str | None:
+    """A metric's delta against the column before: fewer tokens is better.
+
+    >>> token_change(90, 100), token_change(100, 100), token_change(100, None)
+    ('-10 tokens', 'same count', None)
+    """
+    if previous is None:
+        return None
+    return f"{tokens - previous:+,} tokens" if tokens != previous else "same count"
 
 
 def preset(key: str, default: object, valid: Callable[[Any], bool] | None = None) -> None:

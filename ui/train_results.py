@@ -50,7 +50,7 @@ def metrics(history: MergeHistory, vocab_size: int) -> None:
         ("Time taken", fmt.format_seconds(history.seconds), None),
         ("Corpus bytes", f"{history.corpus_bytes:,}", None),
         ("Tokens before", f"{before:,}", None),
-        (f"Tokens at {vocab_size:,}", f"{after:,}", f"{shrink:.0%}"),
+        (f"Tokens at {vocab_size:,}", f"{after:,}", f"{shrink:.0%}" if after != before else None),
         ("Bytes per token", f"{before / after:.2f}" if after else "–", None),
     ]
     metric_row(values)
@@ -58,7 +58,8 @@ def metrics(history: MergeHistory, vocab_size: int) -> None:
     if history.stop_reason.value == "vocab_size_reached":
         st.caption(f"Training stopped because {reason}.")
     else:
-        st.warning(f"Training stopped early, after {len(history.steps):,} merges: {reason}.")
+        merges = fmt.plural(len(history.steps), "merge")
+        st.warning(f"Training stopped early, after {merges}: {reason}.")
 
 
 def model_metrics(spec: RunSpec, tokenizer: Tokenizer) -> None:
@@ -171,7 +172,8 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
         height=420 if len(rows) > 10 else "auto",
     )
     found = f"{len(rows):,} of " if query else ""
-    st.caption(f"Showing {found}{len(frame):,} merges, up to vocab size {vocab_size:,}.")
+    shown = fmt.plural(len(frame), "merge")
+    st.caption(f"Showing {found}{shown}, up to vocab size {vocab_size:,}.")
     if len(rows) > MAX_LOG_ROWS:
         st.caption(
             f"The table lists the first {MAX_LOG_ROWS:,}; search to reach the others, or "
