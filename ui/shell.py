@@ -98,15 +98,41 @@ def sidebar() -> None:
         if keys.follow_run(st.session_state, keys.SIDEBAR_VIEW_RUN, run.spec.name):
             st.session_state[keys.SIDEBAR_VIEW_SIZE] = full
         if full > 256:
-            st.slider(
-                "View at vocab size",
-                min_value=256,
-                max_value=full,
-                key=keys.SIDEBAR_VIEW_SIZE,
-                help="The first k merges are a tokenizer of size 256 + k: every page follows "
-                "this without retraining.",
-            )
+            view_size_controls(full)
         st.caption(run_summary(run))
+
+
+def view_size_controls(full: int) -> None:
+    """The view-size slider, and a number box beside it for an exact size on a long range.
+
+    The slider's key holds the size; the box is a copy, refreshed from it each run
+    (before the box is drawn), that writes back through its callback.
+    """
+    state = st.session_state
+    state[keys.SIDEBAR_VIEW_SIZE_BOX] = state[keys.SIDEBAR_VIEW_SIZE]
+    slider, box = st.columns([3, 2], vertical_alignment="bottom")
+    slider.slider(
+        "View at vocab size",
+        min_value=256,
+        max_value=full,
+        key=keys.SIDEBAR_VIEW_SIZE,
+        help="The first k merges are a tokenizer of size 256 + k: every page follows "
+        "this without retraining.",
+    )
+    box.number_input(
+        "Vocab size",
+        min_value=256,
+        max_value=full,
+        step=1,
+        key=keys.SIDEBAR_VIEW_SIZE_BOX,
+        on_change=_box_to_slider,
+        label_visibility="collapsed",
+        help="Type an exact vocab size",
+    )
+
+
+def _box_to_slider() -> None:
+    st.session_state[keys.SIDEBAR_VIEW_SIZE] = st.session_state[keys.SIDEBAR_VIEW_SIZE_BOX]
 
 
 def run_summary(run: Run) -> str:

@@ -26,6 +26,7 @@ PENDING_RUN = "pending_run"  # a run to make current at the start of the next re
 SIDEBAR_RUN = "sidebar_run"  # the tokenizer every page shows
 SIDEBAR_VIEW_SIZE = "sidebar_view_size"  # "view at vocab size", shared by every page
 SIDEBAR_VIEW_RUN = "sidebar_view_run"  # the run the view size belongs to
+SIDEBAR_VIEW_SIZE_BOX = "sidebar_view_size_box"  # a number box beside the slider (a copy)
 
 # --- Train ----------------------------------------------------------------------------
 TRAIN_EXAMPLE = "train_example"  # prefix of the worked examples' buttons: train_example_<key>
