@@ -282,3 +282,14 @@ def test_progress_is_throttled_but_ends_full() -> None:
         report("merging", done, 1000)
     assert len(shown) < 20
     assert shown[-1] == (1.0, "Merging: 1,000 of 1,000 merges")
+
+
+def test_a_pattern_that_matches_little_says_how_much(app: AppTest) -> None:
+    paste(app, "ab ab ab " + "x" * 391)  # 400 bytes, of which [ab]+ matches 6
+    use_regex(app, "[ab]+").button(key="train_go").click().run()
+    assert not app.exception
+    said = " ".join(texts_of(app.warning))
+    assert "The pattern matched 2% of the text (6 of 400 bytes)" in said
+    assert "text it does not match is dropped" in said
+    use_regex(app, r"\S+|\s+").button(key="train_go").click().run()
+    assert "The pattern matched" not in " ".join(texts_of(app.warning))

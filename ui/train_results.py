@@ -41,6 +41,9 @@ SHORT_PREVIEW = 120  # tokens shown whole, ids included
 MAX_LOG_ROWS = 10_000  # rows sent to the browser; search reaches every merge
 
 
+LOW_COVERAGE = 0.9  # a pattern whose chunks cover less of the text is worth a word
+
+
 def metrics(history: MergeHistory, vocab_size: int) -> None:
     """What training did, at the viewed vocab size, and why it stopped."""
     before, after = history.initial_length, history.length_at(vocab_size)
@@ -60,6 +63,27 @@ def metrics(history: MergeHistory, vocab_size: int) -> None:
     else:
         merges = fmt.plural(len(history.steps), "merge")
         st.warning(f"Training stopped early, after {merges}: {reason}.")
+
+
+def coverage_note(spec: RunSpec, history: MergeHistory) -> None:
+    """Say how much of the text the pattern's chunks covered, when it dropped much of it.
+
+    A custom regex that matches almost nothing otherwise reports only "0 merges". Only
+    for plain texts without special tokens, where the bytes outside the chunks are
+    exactly the text the pattern skipped.
+    """
+    total, kept = history.corpus_bytes, history.initial_length
+    if spec.kind is not RunKind.TEXT or spec.special_tokens or not total:
+        return
+    share = kept / total
+    if share >= LOW_COVERAGE:
+        return
+    shown = f"{share:.0%}" if share >= 0.01 or not kept else "less than 1%"
+    st.warning(
+        f"The pattern matched {shown} of the text ({kept:,} of {total:,} bytes): text it "
+        "does not match is dropped before training, so the merges only see those bytes. "
+        "Choose a preset pattern, or a regex that matches every part of the text."
+    )
 
 
 def model_metrics(spec: RunSpec, tokenizer: Tokenizer) -> None:
@@ -223,6 +247,7 @@ def results(run: Run) -> None:
         model_metrics(run.spec, run.tokenizer)
     else:
         metrics(run.history, vocab_size)
+        coverage_note(run.spec, run.history)
     preview(run, tokenizer, vocab_size)
     frame = merge_log_table(run, vocab_size)
     downloads(run, tokenizer, frame)
