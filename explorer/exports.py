@@ -102,7 +102,7 @@ def tiktoken_text(tokenizer: Tokenizer) -> str:
     for rank, (ours, rebuilt) in enumerate(zip(tokenizer.merges, rebuilt_merges)):
         if ours != rebuilt:
             raise FormatError(
-                f"merge {rank} {ours} makes {tokens[256 + rank]!r}, but from ranks alone BPE "
+                f"merge {rank + 1} {ours} makes {tokens[256 + rank]!r}, but from ranks alone BPE "
                 f"rebuilds it as {rebuilt}: in a .tiktoken file it would encode differently. "
                 "Export tokenizer.json instead, which keeps the merges."
             )

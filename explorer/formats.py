@@ -184,19 +184,21 @@ def _parse_merges(lines: list[str], first_line: int, source: str) -> list[tuple[
 
 
 def merge_problem(pair: tuple[int, int], rank: int, seen: dict[tuple[int, int], int]) -> str:
-    """Why `pair` cannot be merge `rank` ("" if it can): ids must already exist, no repeats.
+    """Why `pair` cannot be the merge of 0-based `rank` ("" if it can): ids must exist, no repeats.
+
+    The message counts merges from 1, as people read them (merge k makes id 255 + k):
 
     >>> merge_problem((97, 300), 2, {})
-    'merge 2 (97, 300) uses id 300, which does not exist yet (merge 2 may only use ids below 258)'
+    'merge 3 (97, 300) uses id 300, which does not exist yet (merge 3 may only use ids below 258)'
     """
     for token_id in pair:
         if token_id >= 256 + rank:
             return (
-                f"merge {rank} {pair} uses id {token_id}, which does not exist yet "
-                f"(merge {rank} may only use ids below {256 + rank})"
+                f"merge {rank + 1} {pair} uses id {token_id}, which does not exist yet "
+                f"(merge {rank + 1} may only use ids below {256 + rank})"
             )
     if pair in seen:
-        return f"merge {rank} {pair} repeats merge {seen[pair]}"
+        return f"merge {rank + 1} {pair} repeats merge {seen[pair] + 1}"
     return ""
 
 

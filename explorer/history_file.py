@@ -115,14 +115,14 @@ def history_mismatch(
     ''
     >>> other = Tokenizer([(97, 97), (256, 98), (97, 98)])
     >>> print(history_mismatch(other, mine.history, "t.model", "u.history.json").split(". ")[0])
-    u.history.json belongs to another tokenizer: its merge 1 is (256, 97), t.model's is (256, 98)
+    u.history.json belongs to another tokenizer: its merge 2 is (256, 97), t.model's is (256, 98)
     """
     fix = f"Upload the history written together with {model_name}."
     steps = history.merges
     for rank, (theirs, ours) in enumerate(zip(steps, tokenizer.merges)):
         if theirs != ours:
             return (
-                f"{history_name} belongs to another tokenizer: its merge {rank} is {theirs}, "
+                f"{history_name} belongs to another tokenizer: its merge {rank + 1} is {theirs}, "
                 f"{model_name}'s is {ours}. {fix}"
             )
     if len(steps) != len(tokenizer.merges):

@@ -184,7 +184,9 @@ def byte_level_parts(
     """Merges as ids, byte_ids, and the vocabulary entries past the merges (special tokens).
 
     Tokens are written in GPT-2's byte-to-character mapping (a space is 'Ġ'); merge k
-    must make the token with id 256 + k, as in GPT-2 and tiktoken's vocabularies.
+    (counting from 1) must make the token with id 255 + k, as in GPT-2 and tiktoken's
+    vocabularies. Messages count merges from 1 and name the file's own place (a line, or
+    a 0-based index such as `model.merges[0]`).
     """
     symbols, ids = bytes_to_unicode(), _token_ids(vocab, vocab_where)
     byte_ids = [ids.get(symbols[b], -1) for b in range(256)]
@@ -198,13 +200,13 @@ def byte_level_parts(
         for part in (left, right):
             if part not in ids:
                 raise FormatError(f"{where(k)}: {part!r} is not in the vocabulary")
-        made, merge = ids.get(left + right), f"merge {k} ({left!r}, {right!r})"
+        made, merge = ids.get(left + right), f"merge {k + 1} ({left!r}, {right!r})"
         if made is None:
             raise FormatError(f"{where(k)}: {merge} makes {left + right!r}, not in the vocabulary")
         if made != 256 + k:
             raise FormatError(
                 f"{where(k)}: {merge} makes {left + right!r}, id {made}; here merge k must make "
-                f"id 256 + k ({256 + k}), so vocabularies numbered otherwise (as RoBERTa's or "
+                f"id 255 + k ({256 + k}), so vocabularies numbered otherwise (as RoBERTa's or "
                 "GPT-NeoX's) cannot be read yet"
             )
         merges.append((ids[left], ids[right]))

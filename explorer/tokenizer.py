@@ -320,9 +320,9 @@ def _build_vocab(merges: Sequence[tuple[int, int]], byte_ids: Sequence[int]) -> 
     for rank, (left, right) in enumerate(merges):
         new_id = 256 + rank
         if left not in vocab or right not in vocab:
-            raise TokenizerError(
-                f"merge {rank} ({left}, {right}) uses an id that no earlier merge created; "
-                f"merge {rank} may only use ids below {new_id}"
+            raise TokenizerError(  # merges counted from 1 for people: merge k makes 255 + k
+                f"merge {rank + 1} ({left}, {right}) uses an id that no earlier merge created; "
+                f"merge {rank + 1} may only use ids below {new_id}"
             )
         vocab[new_id] = vocab[left] + vocab[right]
     return vocab

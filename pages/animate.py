@@ -14,7 +14,7 @@ import streamlit as st
 from explorer import MergeHistory, Tokenizer, tokens_to_html
 from ui import animation as anim
 from ui import state as keys
-from ui.formatting import excerpt
+from ui.formatting import excerpt, plural
 from ui.run_spec import RunKind
 from ui.runs import (
     Run,
@@ -128,7 +128,7 @@ def controls(last: int) -> None:
         # subtle: drawn before the buttons fill their columns above it, so a step opened
         # from the URL is known when they decide whether they are disabled
         st.slider(
-            f"Step (of {last:,} merges)",
+            f"Step (of {plural(last, 'merge')})",
             min_value=0,
             max_value=last,
             key=anim.keys.ANIMATE_STEP,
@@ -276,9 +276,10 @@ def main() -> None:
         return
     if last < len(history.steps):
         st.caption(
-            f"Showing the first {last:,} of {len(history.steps):,} merges, as the sidebar's "
-            "view size asks."
+            f"Showing the first {last:,} of {plural(len(history.steps), 'merge')}, as the "
+            "sidebar's view size asks."
         )
+    anim.follow_step(st.session_state, run.spec.name)
     anim.clamp_step(st.session_state, last)
     controls(last)
     interval = anim.wanted_timer(st.session_state)

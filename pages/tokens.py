@@ -7,6 +7,7 @@ import streamlit as st
 from explorer.stats import TextStats
 from ui import links
 from ui import state as keys
+from ui.formatting import plural
 from ui.runs import (
     Run,
     current_run_or_error,
@@ -41,6 +42,7 @@ def text_input(run: Run) -> str:
         keys.TOKENS,
         "Text to encode",
         start,
+        run_name=run.spec.name,
         training_text=start if texts_of(run.spec) else None,
         help="Type or paste anything: every byte has a token, so nothing is unknown.",
     )
@@ -132,7 +134,7 @@ def main() -> None:
     size, full = view_vocab_size(run), trained_vocab_size(run)
     st.caption(
         f"Encoding with **{run.spec.name}** at vocab size **{fmt_int(size)}** of "
-        f"{fmt_int(full)} ({fmt_int(size - 256)} merges): change either in the sidebar."
+        f"{fmt_int(full)} ({plural(size - 256, 'merge')}): change either in the sidebar."
     )
     text = text_input(run)
     links.update(st.query_params, {"text": links.link_text(text)})  # a short text goes in links
@@ -149,7 +151,7 @@ def main() -> None:
     show_counts(encoded.stats)
     show_specials(run, encoded)
     st.caption(
-        f"Hover a token to see its id, bytes, merge rank and parents. "
+        f"Hover a token to see its id, bytes, merge number and parents. "
         f"{COLOR_HELP[str(options['color_by'])]}"
     )
     st.html(page)

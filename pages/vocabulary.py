@@ -211,7 +211,8 @@ def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
     shown = rows.head(MAX_TABLE_ROWS)
     listed = f" The first {len(shown):,} are listed." if len(shown) < len(rows) else ""
     st.caption(
-        f"**{len(rows):,}** of {total:,} tokens match.{listed} Click a row to see its lineage."
+        f"**{len(rows):,}** of {total:,} tokens match.{listed} Click a token in the table to "
+        "see its lineage below."
     )
     columns = shown_columns(
         known=known, counts=run.history is not None, descendants="descendants" in rows
@@ -223,7 +224,9 @@ def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
         height=360 if len(shown) > 10 else "auto",
         key=keys.VOCAB_TABLE,
         on_select=partial(_table_selected, tuple(int(i) for i in shown["id"])),
-        selection_mode="single-row",
+        # subtle: with the index hidden, a row is selected only by its checkbox; a cell
+        # selection makes a click anywhere in the row choose its token
+        selection_mode=["single-row", "single-cell"],
     )
     if known:
         st.caption(
@@ -235,9 +238,11 @@ def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
 
 
 def _table_selected(ids: tuple[int, ...]) -> None:
-    selected = st.session_state[keys.VOCAB_TABLE]["selection"]["rows"]
-    if selected and selected[0] < len(ids):
-        st.session_state[keys.VOCAB_TOKEN] = ids[selected[0]]
+    """Choose the token of the row whose checkbox or cell was clicked."""
+    selection = st.session_state[keys.VOCAB_TABLE]["selection"]
+    rows = list(selection.get("rows", [])) + [row for row, _ in selection.get("cells", [])]
+    if rows and rows[0] < len(ids):
+        st.session_state[keys.VOCAB_TOKEN] = ids[rows[0]]
 
 
 def show_typed_text(

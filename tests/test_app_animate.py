@@ -161,7 +161,7 @@ def test_a_word_count_table_animates_its_words() -> None:
     assert "fuses 3 times in this passage" in " ".join(texts_of(app.caption))
 
 
-def test_another_run_brings_its_own_passage_and_keeps_the_step_in_range() -> None:
+def test_another_run_brings_its_own_passage_and_starts_at_step_0() -> None:
     app = open_app("animate", {"sample": "shakespeare", "animate_step": "40"})
     assert narration(app).startswith("Step 40:")
     texts = ("the cat sat on the mat with the other cat",)
@@ -174,8 +174,11 @@ def test_another_run_brings_its_own_passage_and_keeps_the_step_in_range() -> Non
     app.run()
     assert not app.exception
     assert app.text_area(key="animate_passage").value == texts[0]
-    assert app.slider(key="animate_step").value == 6  # its last step
-    assert "This is the last merge" in narration(app)
+    assert app.slider(key="animate_step").value == 0  # not step 40, nor its last step
+    assert narration(app).startswith("Step 0:")
+    app.sidebar.selectbox(key="sidebar_run").set_value(spec.name).run()  # the same run
+    app.slider(key="animate_step").set_value(2).run()
+    assert narration(app).startswith("Step 2:")
 
 
 def test_an_empty_passage_says_what_to_do() -> None:

@@ -12,7 +12,7 @@ from explorer import train
 from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
 from ui.run_spec import RunSpec, text_key
-from ui.samples import sample_text
+from ui.samples import SAMPLE_DIR, sample_text
 
 
 def chart(app: AppTest) -> tuple[dict, list[pd.DataFrame]]:
@@ -94,6 +94,9 @@ def test_two_tokenizers_side_by_side() -> None:
     assert "Vocab size 300 · trained on Python source" in texts_of(app.caption)
     right.set_value(left.value).run()
     assert token_counts(app)[-1] == token_counts(app)[-2]
+    same = [m for m in app.metric if m.label == "Tokens"][-1]
+    assert same.delta == "same count"  # not "+0 tokens" in red with an arrow up
+    assert same.proto.color == same.proto.MetricColor.GRAY
 
 
 def test_a_loaded_model_draws_only_your_text() -> None:
@@ -105,3 +108,31 @@ def test_a_loaded_model_draws_only_your_text() -> None:
     assert set(chart(app)[1][0]["Text"]) == {"Your text"}
     assert app.multiselect(key="compare_sizes").value == [256, 300]
     assert len(token_counts(app)) >= 2
+
+
+def test_your_text_is_one_language_and_named() -> None:
+    app = open_app("compare")
+    english = (SAMPLE_DIR / "udhr" / "en.txt").read_text(encoding="utf-8")
+    assert app.text_area(key="compare_text").value == english
+    assert any(
+        "Your text is the Universal Declaration of Human Rights in English" in caption
+        for caption in texts_of(app.caption)
+    )
+    yours = next(m for m in app.metric if m.label.startswith("Your text at"))
+    assert -0.3 < float(str(yours.delta).split("%")[0].replace("−", "-")) / 100 < 0
+
+
+def test_another_run_brings_its_own_texts_unless_the_user_typed() -> None:
+    app = open_app("compare")
+    texts = (sample_text("udhr"),)
+    spec = RunSpec(
+        name="udhr", source="udhr", text_key=text_key(texts), vocab_size=300, pattern="gpt4"
+    )
+    add_run(app, spec, texts, current=True)
+    assert app.text_area(key="compare_passage").value.startswith("Preamble")  # its corpus
+    your_text = app.text_area(key="compare_text").value  # the UDHR trained it: Shakespeare
+    assert your_text.startswith("First Citizen") and len(your_text) <= 20_000
+    app.text_area(key="compare_text").input("my own words").run()
+    app.sidebar.selectbox(key="sidebar_run").set_value("Shakespeare · gpt4 · 2k").run()
+    assert app.text_area(key="compare_text").value == "my own words"
+    assert app.text_area(key="compare_passage").value.startswith("First Citizen")

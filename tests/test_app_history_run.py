@@ -90,11 +90,16 @@ def test_a_cli_model_with_its_history_shows_on_every_page(cli_files: dict[str, b
     assert current(app) == "big · gpt4 · 400"
     assert runs(app)["big · gpt4 · 400"] == RunKind.MODEL_HISTORY and len(runs(app)) == 2
     caption = " ".join(texts_of(app.sidebar.caption))
-    assert "big.model with its merge history (big.history.json), trained outside the app" in caption
+    assert "**big.model with its merge history (big.history.json)** ·" in caption
+    assert "outside" not in caption  # a file carries no provenance: it may come from here
     # Train: the history's metrics, the merge log with counts and ties, the history download
     metrics = {m.label: str(m.value) for m in app.metric}
     assert metrics["Merges learned"] == f"{MERGES}" and metrics["Corpus bytes"] == "20,000"
-    assert any(c.startswith("The training text is not in the app") for c in texts_of(app.caption))
+    assert (
+        "The training text is not in the app: this tokenizer was loaded from a .model file with "
+        "its merge history, so its counts, ties and lengths are that corpus's."
+        in " ".join(texts_of(app.caption))
+    )
     log = app.dataframe[-1].value
     assert len(log) == MERGES and {"count", "merged", "length_after", "ties"} <= set(log.columns)
     history = parse_history_json(cli_files["big.history.json"].decode())
@@ -193,7 +198,7 @@ def test_a_history_of_another_tokenizer_names_the_first_merge_that_differs(
     )
     assert_refused(
         app,
-        f"big.history.json belongs to another tokenizer: its merge {rank} is {theirs[rank]}, "
+        f"big.history.json belongs to another tokenizer: its merge {rank + 1} is {theirs[rank]}, "
         f"big.model's is {ours[rank]}. Upload the history written together with big.model.",
     )
 

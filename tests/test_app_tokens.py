@@ -157,3 +157,17 @@ def test_the_text_and_toggles_survive_a_visit_to_another_page() -> None:
     app.switch_page("pages/tokens.py").run()
     assert app.text_area(key="tokens_text").value == "kept across pages"
     assert app.toggle(key="tokens_show_ids").value is True
+
+
+def test_another_run_brings_its_own_text_unless_the_user_typed() -> None:
+    app = open_app("tokens")
+    assert "First Citizen" in app.text_area(key="tokens_text").value
+    cats = ("the cat sat on the mat with the other cat",)
+    spec = RunSpec(
+        name="cats", source="cats", text_key=text_key(cats), vocab_size=262, pattern="gpt4"
+    )
+    add_current_run(app, spec, cats)
+    assert app.text_area(key="tokens_text").value == cats[0]  # not Shakespeare's
+    app.text_area(key="tokens_text").input("my own words").run()
+    app.sidebar.selectbox(key="sidebar_run").set_value("Shakespeare · gpt4 · 2k").run()
+    assert app.text_area(key="tokens_text").value == "my own words"

@@ -290,10 +290,11 @@ def test_settings_are_read_as_people_type_them() -> None:
 
 
 def test_the_log_csv_keeps_ids_and_bytes() -> None:
-    frame = log.merge_log(Tokenizer([(32, 116)]), None)
-    assert log.log_csv(frame).splitlines() == [
-        "rank,id,left_id,right_id,left,right,token,hex",
-        "0,256,32,116,·,t,·t,20 74",
+    frame = log.merge_log(Tokenizer([(32, 116), (256, 104)]), None)
+    assert log.log_csv(frame).splitlines() == [  # merges numbered from 1: merge k makes 255 + k
+        "merge,id,left_id,right_id,left,right,token,hex",
+        "1,256,32,116,·,t,·t,20 74",
+        "2,257,256,104,·t,h,·th,20 74 68",
     ]
 
 
@@ -304,3 +305,14 @@ def test_progress_is_throttled_but_ends_full() -> None:
         report("merging", done, 1000)
     assert len(shown) < 20
     assert shown[-1] == (1.0, "Merging: 1,000 of 1,000 merges")
+
+
+def test_a_pattern_that_matches_little_says_how_much(app: AppTest) -> None:
+    paste(app, "ab ab ab " + "x" * 391)  # 400 bytes, of which [ab]+ matches 6
+    use_regex(app, "[ab]+").button(key="train_go").click().run()
+    assert not app.exception
+    said = " ".join(texts_of(app.warning))
+    assert "The pattern matched 2% of the text (6 of 400 bytes)" in said
+    assert "text it does not match is dropped" in said
+    use_regex(app, r"\S+|\s+").button(key="train_go").click().run()
+    assert "The pattern matched" not in " ".join(texts_of(app.warning))

@@ -302,7 +302,7 @@ def test_4b_a_catastrophic_pattern_on_a_text_to_encode(
         (b"minbpe v1\n\n0\n97 97\n97 x\n", "bad.model, line 5: expected two token ids"),
         (
             b"minbpe v1\n\n0\n97 97\n256 300\n",
-            "bad.model, line 5: merge 1 (256, 300) uses id 300, which does not exist yet",
+            "bad.model, line 5: merge 2 (256, 300) uses id 300, which does not exist yet",
         ),
         (
             b"minbpe v1\n\n2\n<|a|> 256\n",
@@ -329,7 +329,7 @@ def test_5a_a_malformed_model_names_the_file_and_line(data: bytes, message: str)
         ("[[97, 97]]", "bad.json: merges JSON: expected a JSON object {...}, got list"),
         ('{"97 97": 256}', "bad.json: merges JSON, key '97 97': expected a pair like \"(97,98)\""),
         ('{"(97,97)": 257}', "bad.json: merges JSON, key '(97,97)': expected id 256"),
-        ('{"(97,300)": 256}', "bad.json: merges JSON, key '(97,300)': merge 0 (97, 300) uses"),
+        ('{"(97,300)": 256}', "bad.json: merges JSON, key '(97,300)': merge 1 (97, 300) uses"),
     ],
     ids=["not-json", "not-object", "bad-key", "id-order", "unknown-id"],
 )

@@ -113,8 +113,8 @@ def test_a_special_token_with_spaces_splits_at_the_last_space() -> None:
         ("minbpe v1\n\n0\n97 97\nabc\n", "line 5: expected two token ids 'LEFT RIGHT', got 'abc'"),
         ("minbpe v1\n\n0\n97 97\n\n97 98\n", "line 5: expected two token ids"),
         ("minbpe v1\n\n0\n97 -1\n", "line 4: expected two token ids"),
-        ("minbpe v1\n\n0\n97 97\n256 300\n", "line 5: merge 1 (256, 300) uses id 300"),
-        ("minbpe v1\n\n0\n97 97\n97 97\n", "line 5: merge 1 (97, 97) repeats merge 0"),
+        ("minbpe v1\n\n0\n97 97\n256 300\n", "line 5: merge 2 (256, 300) uses id 300"),
+        ("minbpe v1\n\n0\n97 97\n97 97\n", "line 5: merge 2 (97, 97) repeats merge 1"),
         ("minbpe v1\n\n1\n<|a|> 100\n97 97\n", "line 4: special token '<|a|>' has id 100"),
         ("minbpe v1\n(\n0\n", "line 2: invalid pre-tokenizer regex"),
     ],
@@ -205,7 +205,7 @@ def test_merges_json_accepts_a_space_after_the_comma() -> None:
     ("text", "expected"),
     [
         ('{"(97,97)": 256, "(97,98)": 258}', "key '(97,98)': expected id 257"),
-        ('{"(97,97)": 256, "(97,97)": 257}', "key '(97,97)': merge 1 (97, 97) repeats merge 0"),
+        ('{"(97,97)": 256, "(97,97)": 257}', "key '(97,97)': merge 2 (97, 97) repeats merge 1"),
         ('{"(97,300)": 256}', "uses id 300, which does not exist yet"),
         ('{"97 97": 256}', "key '97 97': expected a pair like"),
         ('{"(97,97)": "256"}', "expected id 256"),
@@ -256,7 +256,7 @@ def _history_data() -> dict[str, Any]:
         (lambda d: d["steps"][2].update(rank=5), "steps[2]: expected rank 2 and new_id 258"),
         (lambda d: d["steps"][0].update(count=True), "steps[0].count: expected a whole number"),
         (lambda d: d["steps"][0].update(ties=[[1]]), "steps[0].ties[0]: expected a pair"),
-        (lambda d: d["steps"][1].update(left=400), "steps[1]: merge 1 (400, 97) uses id 400"),
+        (lambda d: d["steps"][1].update(left=400), "steps[1]: merge 2 (400, 97) uses id 400"),
     ],
 )
 def test_malformed_history_names_the_key(change: Callable[[Any], object], expected: str) -> None:

@@ -286,7 +286,7 @@ def test_malformed_gpt2_files_name_the_line() -> None:
     with pytest.raises(FormatError, match=r"vocab.bpe, line 3: 'zz' is not in the vocabulary"):
         parse_gpt2(encoder, merges.replace("aa b", "zz b"))
     with pytest.raises(
-        FormatError, match=r"line 2: merge 0 \('a', 'b'\) makes 'ab', not in the vocabulary"
+        FormatError, match=r"line 2: merge 1 \('a', 'b'\) makes 'ab', not in the vocabulary"
     ):
         parse_gpt2(encoder, merges.replace("a a", "a b"))
     with pytest.raises(FormatError, match=r"encoder.json, line 1, column 2: not valid JSON"):
@@ -314,7 +314,7 @@ def test_malformed_gpt2_files_name_the_line() -> None:
         (
             "model.vocab.aab",
             300,
-            r"model.merges\[1\]: merge 1 \('aa', 'b'\) makes 'aab', id 300; here",
+            r"model.merges\[1\]: merge 2 \('aa', 'b'\) makes 'aab', id 300; here",
         ),
         ("model.vocab.Ā", 7, r"model.vocab: 'Ā' and .* share id 7"),
         ("model.dropout", 0.1, r"model.dropout: 0.1 is not supported"),
@@ -348,7 +348,7 @@ def test_not_json_names_line_and_column() -> None:
 
 def test_tiktoken_export_refuses_a_merge_bpe_would_not_rebuild() -> None:
     odd = Tokenizer([(97, 97), (97, 256)])  # "aaa" as a + aa; BPE on b"aaa" makes aa + a
-    with pytest.raises(FormatError, match=r"merge 1 \(97, 256\) makes b'aaa'.*\(256, 97\)"):
+    with pytest.raises(FormatError, match=r"merge 2 \(97, 256\) makes b'aaa'.*\(256, 97\)"):
         tiktoken_text(odd)
     assert same(parse_tokenizer_json(tokenizer_json(odd)), odd)  # tokenizer.json keeps merges
 

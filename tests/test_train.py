@@ -176,7 +176,7 @@ def test_malformed_word_counts_name_the_line() -> None:
 def test_tokenizer_rejects_merges_of_unknown_ids() -> None:
     from explorer import TokenizerError
 
-    with pytest.raises(TokenizerError, match="merge 0"):
+    with pytest.raises(TokenizerError, match="merge 1 "):
         Tokenizer([(300, 97)])
 
 

@@ -23,6 +23,7 @@ import pandas as pd
 from explorer import Encoding, MergeHistory, Tokenizer, render_token
 from explorer.corpus import parse_word_counts
 from explorer.history import MergeStep, StopReason
+from explorer.pair_queue import MAX_TIES_RECORDED
 from explorer.render import token_color
 from ui import state as keys
 from ui.formatting import excerpt
@@ -197,15 +198,21 @@ def no_steps_message(history: MergeHistory) -> str:
 
 
 def tie_sentence(merge: MergeStep, tokenizer: Tokenizer) -> str:
-    """Name the pairs that tied with the winner and the rule that broke the tie."""
+    """Name the pairs that tied with the winner and the rule that broke the tie.
+
+    Training records the first MAX_TIES_RECORDED tied pairs and stops looking, so with
+    that many the true number is "at least" it.
+    """
     names = [pair_text(tokenizer, pair) for pair in merge.ties]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    more = " (and perhaps more)" if len(names) >= 5 else ""
-    verb = "was" if len(names) == 1 and not more else "were"
+    if len(names) >= MAX_TIES_RECORDED:
+        tied = f"at least {len(names)} other pairs were also seen {times(merge.count)}, "
+        tied += f"among them {listed}"
+    else:
+        tied = f"{listed} {'was' if len(names) == 1 else 'were'} also seen {times(merge.count)}"
     return (
-        f"This step was decided by a tie: {listed}{more} {verb} also seen "
-        f"{times(merge.count)}. The rule: the pair whose first occurrence comes earliest "
-        "in the corpus wins."
+        f"This step was decided by a tie: {tied}. The rule: the pair whose first occurrence "
+        "comes earliest in the corpus wins."
     )
 
 
@@ -317,6 +324,21 @@ def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
     """Pause and move the step by delta, staying within 0..last."""
     pause(state)
     state[keys.ANIMATE_STEP] = max(0, min(last, int(state.get(keys.ANIMATE_STEP, 0)) + delta))
+
+
+def follow_step(state: MutableMapping[str, Any], run_name: str) -> None:
+    """A new run starts at step 0; a step opened from a link (no run before) is kept.
+
+    >>> state = {"animate_step": 3}
+    >>> follow_step(state, "A"); state["animate_step"]
+    3
+    >>> follow_step(state, "B"); state["animate_step"], state["animate_playing"]
+    (0, False)
+    """
+    had_run = keys.ANIMATE_STEP_RUN in state
+    if keys.follow_run(state, keys.ANIMATE_STEP_RUN, run_name) and had_run:
+        state[keys.ANIMATE_PLAYING] = False
+        state[keys.ANIMATE_STEP] = state[keys.ANIMATE_POSITION] = 0
 
 
 def clamp_step(state: MutableMapping[str, Any], last: int) -> None:

@@ -18,6 +18,11 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.1f} s" if seconds < 60 else f"{seconds / 60:.1f} min"
 
 
+def plural(count: int, noun: str) -> str:
+    """A count and its noun: `plural(1, "merge") == "1 merge"`; 2,000 merges, 0 merges."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def sentence(message: str) -> str:
     """An engine message as a sentence: `sentence("invalid regex")` is "Invalid regex".
 

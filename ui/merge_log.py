@@ -9,7 +9,7 @@ from explorer import MergeHistory, Tokenizer
 from explorer.corpus import parse_word_counts
 from explorer.render import render_token
 
-LOG_COLUMNS = ["rank", "id", "left", "right", "token", "count", "merged", "length_after", "ties"]
+LOG_COLUMNS = ["merge", "id", "left", "right", "token", "count", "merged", "length_after", "ties"]
 
 
 def show_token(data: bytes, byte_symbols: bool) -> str:
@@ -22,8 +22,9 @@ def show_token(data: bytes, byte_symbols: bool) -> str:
 def merge_log(
     tokenizer: Tokenizer, history: MergeHistory | None, *, byte_symbols: bool = False
 ) -> pd.DataFrame:
-    """One row per merge, in rank order; without a history, only what the merges say.
+    """One row per merge, in order; without a history, only what the merges say.
 
+    Merges are numbered from 1, as minbpe's log prints them: merge k makes id 255 + k.
     Hidden helper columns: left_id, right_id, text (the decoded token, for search), hex.
     """
     shown: dict[int, str] = {}
@@ -33,13 +34,13 @@ def merge_log(
             shown[token_id] = show_token(tokenizer.vocab[token_id], byte_symbols)
         return shown[token_id]
 
-    columns: dict[str, list] = {name: [] for name in ("rank", "id", "left", "right", "token")}
-    for rank, (left, right) in enumerate(tokenizer.merges):
-        columns["rank"].append(rank)
-        columns["id"].append(256 + rank)
+    columns: dict[str, list] = {name: [] for name in ("merge", "id", "left", "right", "token")}
+    for number, (left, right) in enumerate(tokenizer.merges, start=1):
+        columns["merge"].append(number)
+        columns["id"].append(255 + number)
         columns["left"].append(cell(left))
         columns["right"].append(cell(right))
-        columns["token"].append(cell(256 + rank))
+        columns["token"].append(cell(255 + number))
     if history is not None:
         steps = history.steps
         columns["count"] = [s.count for s in steps]
@@ -84,8 +85,12 @@ def filter_log(frame: pd.DataFrame, query: str) -> pd.DataFrame:
 
 
 def log_csv(frame: pd.DataFrame) -> str:
-    """The merge log as CSV, ids and bytes included, for a spreadsheet or a script."""
-    order = ["rank", "id", "left_id", "right_id", "left", "right", "token", "hex"]
+    """The merge log as CSV, ids and bytes included, for a spreadsheet or a script.
+
+    `merge` counts from 1 as on screen; a 0-based rank (a minbpe .model's line order, a
+    .tiktoken file's rank) is the id, or merge - 1, so it has no column of its own.
+    """
+    order = ["merge", "id", "left_id", "right_id", "left", "right", "token", "hex"]
     order += [c for c in ("count", "merged", "length_after", "ties") if c in frame]
     return frame[order].to_csv(index=False)
 

@@ -6,6 +6,8 @@ import contextvars
 import time
 from collections.abc import Callable
 
+from ui.formatting import plural
+
 
 def progress_reporter(
     show: Callable[[float, str], None], *, per_second: float = 20.0
@@ -28,7 +30,7 @@ def progress_reporter(
         last[0] = now
         fraction = min(1.0, done / total) if total else 1.0
         if phase == "merging":
-            text = f"Merging: {done:,} of {total:,} merges"
+            text = f"Merging: {done:,} of {plural(total, 'merge')}"
         else:
             text = f"Counting chunks: {done:,} of {total:,} bytes"
         caller.run(show, fraction, text)

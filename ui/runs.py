@@ -222,11 +222,8 @@ def bundled_spec(name: str) -> RunSpec:
 
 def origin(spec: RunSpec) -> str:
     """How a run not trained in the app came here, for messages: "loaded from a .model file"."""
-    if spec.kind is RunKind.MODEL_HISTORY:
-        return (
-            "trained outside the app (as with `python -m explorer train`) and loaded with "
-            "its merge history"
-        )
+    if spec.kind is RunKind.MODEL_HISTORY:  # neither file says where it was trained
+        return "loaded from a .model file with its merge history"
     if spec.kind is RunKind.BUNDLED:
         return f"published by OpenAI ({spec.text_key}), not trained here"
     if spec.kind is RunKind.IMPORTED:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,3 +112,22 @@ def udhr_texts() -> dict[str, str]:
         name: (UDHR_DIR / f"{code}.txt").read_bytes().decode("utf-8")
         for code, name in UDHR_LANGUAGES.items()
     }
+
+
+ENGLISH_UDHR = "the Universal Declaration of Human Rights in English (preamble and articles 1–5)"
+
+
+def text_beside(training_texts: Sequence[str]) -> tuple[str, str]:
+    """A bundled text to set beside a training corpus, and what to call it.
+
+    One language, so its bytes per token read as "another text in English" rather than
+    an average over scripts: the English UDHR, or Shakespeare for a corpus that holds it.
+
+    >>> [name.split(" (")[0] for name, _ in (text_beside(()), text_beside((sample_text("udhr"),)))]
+    ['the Universal Declaration of Human Rights in English', 'Shakespeare']
+    """
+    english = (UDHR_DIR / "en.txt").read_bytes().decode("utf-8")
+    probe = english[9:200]  # past the heading "Preamble": the first sentence
+    if not any(probe in text for text in training_texts):
+        return ENGLISH_UDHR, english
+    return SAMPLES[DEFAULT_SAMPLE].title, sample_text(DEFAULT_SAMPLE)

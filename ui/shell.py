@@ -26,7 +26,7 @@ from explorer import StopReason
 from explorer.pretokenize import preset_name
 from ui import links
 from ui import state as keys
-from ui.formatting import markdown_text
+from ui.formatting import markdown_text, plural
 from ui.opening import init_session, retrain_from_link
 from ui.run_cache import preload_bundled
 from ui.runs import (
@@ -109,14 +109,7 @@ def sidebar() -> Run | None:
             linked = st.session_state.pop(keys.LINK_VIEW, None)  # a link's view=
             st.session_state[keys.SIDEBAR_VIEW_SIZE] = max(256, min(full, linked or full))
         if full > 256:
-            st.slider(
-                "View at vocab size",
-                min_value=256,
-                max_value=full,
-                key=keys.SIDEBAR_VIEW_SIZE,
-                help="The first k merges are a tokenizer of size 256 + k: every page follows "
-                "this without retraining.",
-            )
+            view_size_controls(full)
         st.caption(run_summary(run))
     return run
 
@@ -147,13 +140,46 @@ def link_notice() -> None:
         )
 
 
+def view_size_controls(full: int) -> None:
+    """The view-size slider, and a number box beside it for an exact size on a long range.
+
+    The slider's key holds the size; the box is a copy, refreshed from it each run
+    (before the box is drawn), that writes back through its callback.
+    """
+    state = st.session_state
+    state[keys.SIDEBAR_VIEW_SIZE_BOX] = state[keys.SIDEBAR_VIEW_SIZE]
+    slider, box = st.columns([3, 2], vertical_alignment="bottom")
+    slider.slider(
+        "View at vocab size",
+        min_value=256,
+        max_value=full,
+        key=keys.SIDEBAR_VIEW_SIZE,
+        help="The first k merges are a tokenizer of size 256 + k: every page follows "
+        "this without retraining.",
+    )
+    box.number_input(
+        "Vocab size",
+        min_value=256,
+        max_value=full,
+        step=1,
+        key=keys.SIDEBAR_VIEW_SIZE_BOX,
+        on_change=_box_to_slider,
+        label_visibility="collapsed",
+        help="Type an exact vocab size",
+    )
+
+
+def _box_to_slider() -> None:
+    st.session_state[keys.SIDEBAR_VIEW_SIZE] = st.session_state[keys.SIDEBAR_VIEW_SIZE_BOX]
+
+
 def run_summary(run: Run) -> str:
     """One line naming what the pages show: corpus, pattern, merges, vocab size."""
     spec = run.spec
     pattern = preset_name(spec.pattern) or spec.pattern
     pattern = pattern if len(pattern) <= 20 else "custom regex"
     merges = trained_vocab_size(run) - 256
-    summary = f"**{spec.source}** · pattern `{pattern}` · {merges:,} merges"
+    summary = f"**{spec.source}** · pattern `{pattern}` · {plural(merges, 'merge')}"
     stopped = run.history.stop_reason.value if run.history is not None else None
     if stopped not in (None, StopReason.VOCAB_SIZE_REACHED.value):
         summary += f" · stopped early: {StopReason(stopped).describe()}"

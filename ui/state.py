@@ -30,6 +30,7 @@ MAX_LINK_TEXT = 300  # a page's text goes into its link up to this many characte
 SIDEBAR_RUN = "sidebar_run"  # the tokenizer every page shows
 SIDEBAR_VIEW_SIZE = "sidebar_view_size"  # "view at vocab size", shared by every page
 SIDEBAR_VIEW_RUN = "sidebar_view_run"  # the run the view size belongs to
+SIDEBAR_VIEW_SIZE_BOX = "sidebar_view_size_box"  # a number box beside the slider (a copy)
 
 # --- Train ----------------------------------------------------------------------------
 TRAIN_EXAMPLE = "train_example"  # prefix of the worked examples' buttons: train_example_<key>
@@ -53,6 +54,7 @@ TRAIN_MODEL_LOADED = "train_model_loaded"  # file ids already loaded from the up
 
 # --- Animate merges (ui/animation.py) -------------------------------------------------
 ANIMATE_STEP = "animate_step"  # the step slider (bound to the URL)
+ANIMATE_STEP_RUN = "animate_step_run"  # the run the step belongs to: a new run starts at 0
 ANIMATE_PLAYING = "animate_playing"  # the play flag: an input, not a widget
 ANIMATE_POSITION = "animate_position"  # the step on screen while playing
 ANIMATE_SPEED = "animate_speed"  # steps per second
@@ -67,6 +69,9 @@ ANIMATE_IDS = "animate_ids"
 
 # --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
 TOKENS = "tokens"  # prefix of tokens_text and tokens_load
+TOKENS_TEXT = "tokens_text"
+TOKENS_TEXT_RUN = "tokens_text_run"  # the run whose default the text is (see owner_key)
+TOKENS_TEXT_EDITED = "tokens_text_edited"  # the user typed or chose a text of their own
 TOKENS_COLOR_BY = "tokens_color_by"
 TOKENS_COLORBLIND = "tokens_colorblind"
 TOKENS_SHOW_IDS = "tokens_show_ids"
@@ -86,11 +91,26 @@ VOCAB_COUNT_DESCENDANTS = "vocab_count_descendants"
 
 # --- Compare (its text: text_with_menu, prefix "compare") ------------------------------
 COMPARE = "compare"  # prefix of compare_text and compare_load
+COMPARE_TEXT = "compare_text"
+COMPARE_TEXT_RUN = "compare_text_run"
+COMPARE_TEXT_EDITED = "compare_text_edited"
 COMPARE_COLOR_BY = "compare_color_by"
 COMPARE_PASSAGE = "compare_passage"
+COMPARE_PASSAGE_RUN = "compare_passage_run"
+COMPARE_PASSAGE_EDITED = "compare_passage_edited"
 COMPARE_SIZES = "compare_sizes"
 COMPARE_LEFT = "compare_left"
 COMPARE_RIGHT = "compare_right"
+
+
+def owner_key(text_key: str) -> str:
+    """The key naming the run a text box's default came from: `tokens_text_run`."""
+    return f"{text_key}_run"
+
+
+def edited_key(text_key: str) -> str:
+    """The key saying the user typed a text box's text: `tokens_text_edited`."""
+    return f"{text_key}_edited"
 
 
 def follow_run(state: MutableMapping[str, Any], owner_key: str, run_name: str) -> bool:

@@ -16,13 +16,14 @@ import streamlit as st
 
 from explorer import Tokenizer, tokens_to_html
 from explorer.stats import TextStats, counted_stats, tokens_at_every_size
+from ui import state as keys
 from ui.formatting import excerpt
 from ui.run_spec import RunKind
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
 MAX_RENDERED_TOKENS = 10_000  # coloured spans drawn per text; counts cover everything
 EXCERPT_CHARS = 1_500
-COLOR_LABELS = {"id": "Token id", "rank": "Merge rank", "length": "Length in bytes"}
+COLOR_LABELS = {"id": "Token id", "rank": "Merge number", "length": "Length in bytes"}
 COLOR_HELP = {
     "id": "Each token id has its own colour: the same token always looks the same.",
     "rank": "Early merges are purple, late merges yellow; single bytes are grey.",
@@ -95,11 +96,9 @@ def id_list(ids: Sequence[int], separator: str = " ", limit: int | None = None) 
     return separator.join(str(i) for i in ids[:limit])
 
 
-def default_sample_excerpt(limit: int = EXCERPT_CHARS, *, avoid: str = "") -> str:
-    """An excerpt of a bundled sample; the first whose title is not `avoid`."""
-    keys = [DEFAULT_SAMPLE, "udhr", *SAMPLES]
-    key = next(k for k in keys if SAMPLES[k].title != avoid)
-    return excerpt(sample_text(key), limit)
+def default_sample_excerpt(limit: int = EXCERPT_CHARS) -> str:
+    """An excerpt of the default bundled sample."""
+    return excerpt(sample_text(DEFAULT_SAMPLE), limit)
 
 
 def corpus_excerpt(kind: RunKind, texts: Sequence[str], limit: int = EXCERPT_CHARS) -> str:
@@ -131,6 +130,7 @@ def _load_into(text_key: str, menu_key: str, training_text: str, limit: int) -> 
         return
     loaded = training_text if option == TRAINING_OPTION else sample_text(option)
     st.session_state[text_key] = excerpt(loaded, limit)
+    st.session_state[keys.edited_key(text_key)] = option != TRAINING_OPTION  # a chosen sample stays
     st.session_state[menu_key] = None
 
 
@@ -139,6 +139,7 @@ def text_with_menu(
     label: str,
     default: str,
     *,
+    run_name: str,
     training_text: str | None = None,
     limit: int = EXCERPT_CHARS,
     height: int = 180,
@@ -147,10 +148,11 @@ def text_with_menu(
     """A text area (`<prefix>_text`) under a menu (`<prefix>_load`) that fills it.
 
     The menu offers the training text (when given) and every bundled sample, cut to
-    `limit` characters; the text area keeps its value across pages.
+    `limit` characters; the text area keeps its value across pages, and goes back to
+    the run's `default` when the run changes unless the user typed or chose a sample.
     """
     text_key, menu_key = f"{prefix}_text", f"{prefix}_load"
-    preset(text_key, default)
+    follow_text(text_key, default, run_name)
     options = ([TRAINING_OPTION] if training_text is not None else []) + list(SAMPLES)
     what = "the training text or a sample" if training_text is not None else "a bundled sample"
     st.selectbox(
@@ -163,7 +165,32 @@ def text_with_menu(
         on_change=_load_into,
         args=(text_key, menu_key, training_text or "", limit),
     )
-    return st.text_area(label, key=text_key, persist_state="session", height=height, help=help)
+    return st.text_area(
+        label,
+        key=text_key,
+        persist_state="session",
+        height=height,
+        help=help,
+        on_change=mark_edited,
+        args=(text_key,),
+    )
+
+
+def follow_text(text_key: str, default: str, run_name: str) -> None:
+    """Give a text box the run's default, again when the run changes, unless the user typed.
+
+    Call it before drawing the text area (with `on_change=mark_edited`).
+    """
+    state = st.session_state
+    new_run = keys.follow_run(state, keys.owner_key(text_key), run_name)
+    if text_key not in state or (new_run and not state.get(keys.edited_key(text_key))):
+        state[text_key] = default
+        state[keys.edited_key(text_key)] = False
+
+
+def mark_edited(text_key: str) -> None:
+    """The text area's callback: the user typed, so the text stays when the run changes."""
+    st.session_state[keys.edited_key(text_key)] = True
 
 
 def show_token_column(
@@ -186,13 +213,14 @@ def show_token_column(
     """
     encoded = encode_cached(tokenizer, run_key, vocab_size, text)
     tokens = encoded.stats.tokens
-    change = None if previous is None else f"{tokens - previous:+,} tokens"
+    change = token_change(tokens, previous)
+    moved = previous is not None and tokens != previous  # "+0" in red with an arrow misleads
     st.metric(
         label,
         fmt_int(tokens),
         change or baseline,
-        delta_color="inverse" if change else "off",
-        delta_arrow="auto" if change else "off",
+        delta_color="inverse" if moved else "off",
+        delta_arrow="auto" if moved else "off",
         help=f"{fmt_ratio(encoded.stats.bytes_per_token)} bytes per token",
     )
     st.caption(
@@ -206,6 +234,17 @@ def show_token_column(
     if tokens > limit:
         st.caption(f"The first {fmt_int(limit)} tokens.")
     return tokens
+
+
+def token_change(tokens: int, previous: int | None) -> str | None:
+    """A metric's delta against the column before: fewer tokens is better.
+
+    >>> token_change(90, 100), token_change(100, 100), token_change(100, None)
+    ('-10 tokens', 'same count', None)
+    """
+    if previous is None:
+        return None
+    return f"{tokens - previous:+,} tokens" if tokens != previous else "same count"
 
 
 def preset(key: str, default: object, valid: Callable[[Any], bool] | None = None) -> None:

@@ -102,10 +102,13 @@ def _as_run(item: LoadedTokenizer) -> Loaded:
 def loaded_source(model_name: str, history_name: str) -> str:
     """What the sidebar calls a .model loaded with its history.
 
+    Neither file says where it was trained (here, then downloaded, or on the command
+    line), so the name says only what was loaded.
+
     >>> loaded_source("big.model", "big.history.json")
-    'big.model with its merge history (big.history.json), trained outside the app'
+    'big.model with its merge history (big.history.json)'
     """
-    return f"{model_name} with its merge history ({history_name}), trained outside the app"
+    return f"{model_name} with its merge history ({history_name})"
 
 
 # --- the Train page's uploader -------------------------------------------------------

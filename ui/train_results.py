@@ -41,6 +41,9 @@ SHORT_PREVIEW = 120  # tokens shown whole, ids included
 MAX_LOG_ROWS = 10_000  # rows sent to the browser; search reaches every merge
 
 
+LOW_COVERAGE = 0.9  # a pattern whose chunks cover less of the text is worth a word
+
+
 def metrics(history: MergeHistory, vocab_size: int) -> None:
     """What training did, at the viewed vocab size, and why it stopped."""
     before, after = history.initial_length, history.length_at(vocab_size)
@@ -50,7 +53,7 @@ def metrics(history: MergeHistory, vocab_size: int) -> None:
         ("Time taken", fmt.format_seconds(history.seconds), None),
         ("Corpus bytes", f"{history.corpus_bytes:,}", None),
         ("Tokens before", f"{before:,}", None),
-        (f"Tokens at {vocab_size:,}", f"{after:,}", f"{shrink:.0%}"),
+        (f"Tokens at {vocab_size:,}", f"{after:,}", f"{shrink:.0%}" if after != before else None),
         ("Bytes per token", f"{before / after:.2f}" if after else "–", None),
     ]
     metric_row(values)
@@ -58,7 +61,29 @@ def metrics(history: MergeHistory, vocab_size: int) -> None:
     if history.stop_reason.value == "vocab_size_reached":
         st.caption(f"Training stopped because {reason}.")
     else:
-        st.warning(f"Training stopped early, after {len(history.steps):,} merges: {reason}.")
+        merges = fmt.plural(len(history.steps), "merge")
+        st.warning(f"Training stopped early, after {merges}: {reason}.")
+
+
+def coverage_note(spec: RunSpec, history: MergeHistory) -> None:
+    """Say how much of the text the pattern's chunks covered, when it dropped much of it.
+
+    A custom regex that matches almost nothing otherwise reports only "0 merges". Only
+    for plain texts without special tokens, where the bytes outside the chunks are
+    exactly the text the pattern skipped.
+    """
+    total, kept = history.corpus_bytes, history.initial_length
+    if spec.kind is not RunKind.TEXT or spec.special_tokens or not total:
+        return
+    share = kept / total
+    if share >= LOW_COVERAGE:
+        return
+    shown = f"{share:.0%}" if share >= 0.01 or not kept else "less than 1%"
+    st.warning(
+        f"The pattern matched {shown} of the text ({kept:,} of {total:,} bytes): text it "
+        "does not match is dropped before training, so the merges only see those bytes. "
+        "Choose a preset pattern, or a regex that matches every part of the text."
+    )
 
 
 def model_metrics(spec: RunSpec, tokenizer: Tokenizer) -> None:
@@ -128,7 +153,9 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
 
 
 LOG_CONFIG = {
-    "rank": st.column_config.NumberColumn("rank", format="%d", width="small"),
+    "merge": st.column_config.NumberColumn(
+        "merge", format="%d", width="small", help="Merge k makes id 255 + k, counting from 1"
+    ),
     "id": st.column_config.NumberColumn("id", format="%d", width="small"),
     "left": st.column_config.TextColumn("left"),
     "right": st.column_config.TextColumn("right"),
@@ -169,7 +196,8 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
         height=420 if len(rows) > 10 else "auto",
     )
     found = f"{len(rows):,} of " if query else ""
-    st.caption(f"Showing {found}{len(frame):,} merges, up to vocab size {vocab_size:,}.")
+    shown = fmt.plural(len(frame), "merge")
+    st.caption(f"Showing {found}{shown}, up to vocab size {vocab_size:,}.")
     if len(rows) > MAX_LOG_ROWS:
         st.caption(
             f"The table lists the first {MAX_LOG_ROWS:,}; search to reach the others, or "
@@ -219,6 +247,7 @@ def results(run: Run) -> None:
         model_metrics(run.spec, run.tokenizer)
     else:
         metrics(run.history, vocab_size)
+        coverage_note(run.spec, run.history)
     preview(run, tokenizer, vocab_size)
     frame = merge_log_table(run, vocab_size)
     downloads(run, tokenizer, frame)
