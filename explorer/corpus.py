@@ -251,7 +251,9 @@ class _ChunkCounter:
                 self._add(self._matches(piece, context))
             context, start = "", end  # a segment after a special token starts afresh
         else:
-            self.context = ""
+            # subtle: an empty non-final block (a character split across 1-byte reads)
+            # settles nothing; the text before the carry is still what lookbehinds see
+            self.context = "" if final else context
             return
         open_text = "" if pieces[index][1] else buffer[start : max(start, limit)]
         rest = buffer[start + len(open_text) :]

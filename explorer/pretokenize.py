@@ -195,7 +195,8 @@ def match_reach(pattern: str) -> tuple[int, int] | None:
     whatever the text; so a match that starts `ahead` characters before the end of the
     text read so far is the match the whole text gives (explorer.corpus relies on it).
     None when no such bound exists or cannot be proved: an unbounded repeat (`\\w+`),
-    a back-reference, recursion, `\\G`, `\\X`, fuzzy matching, a reversed pattern.
+    a back-reference, recursion, `\\G`, `\\X`, fuzzy matching, a reversed pattern, and `\\K`
+    (a match then starts past its attempt, so attempts before it are not known to fail).
 
     >>> match_reach(r"(?s)..?"), match_reach(r"(?<=a)b{2,3}$"), match_reach(r"\\w+")
     ((2, 0), (4, 2), None)
@@ -309,7 +310,6 @@ def _zero_width_kinds(c: Any) -> tuple[type, ...]:
         c.StartOfString,
         c.EndOfString,
         c.EndOfStringLine,
-        c.Keep,
         c.Failure,
     )
 
