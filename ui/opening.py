@@ -95,8 +95,10 @@ def _seed_link_state(spec: RunSpec) -> None:
     if token.isdigit():
         state[keys.VOCAB_TOKEN] = int(token)
         state[keys.VOCAB_TOKEN_RUN] = spec.name
-    if "text" in params:
-        state[f"{keys.TOKENS}_text"] = params["text"][: keys.MAX_LINK_TEXT]
+    if "text" in params:  # a text someone chose, kept like a typed one
+        state[keys.TOKENS_TEXT] = params["text"][: keys.MAX_LINK_TEXT]
+        state[keys.TOKENS_TEXT_RUN] = spec.name
+        state[keys.TOKENS_TEXT_EDITED] = True
 
 
 def retrain_from_link(settings: dict[str, str]) -> None:
