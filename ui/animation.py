@@ -237,7 +237,10 @@ _CARD_STYLE = (
 
 def paragraph_html(text: str) -> str:
     """Plain text as an escaped paragraph in a size a class can read from the back."""
-    return f'<p style="font-size:1.1rem;line-height:1.6;margin:0">{html.escape(text)}</p>'
+    return (
+        '<p class="am-narration" style="font-size:1.1rem;line-height:1.6;margin:0">'
+        f"{html.escape(text)}</p>"
+    )
 
 
 # --- playback ----------------------------------------------------------------------

@@ -25,6 +25,7 @@ import streamlit as st
 from explorer import StopReason
 from explorer.pretokenize import preset_name
 from ui import state as keys
+from ui.present import inject_style, presenter_toggle
 from ui.runs import (
     Run,
     current_run_or_error,
@@ -63,6 +64,7 @@ def run_app() -> None:
     init_session()
     page = navigation()
     sidebar()
+    inject_style()
     _this_run.inside_app = True
     try:
         page.run()
@@ -84,9 +86,10 @@ def run_page(main: Callable[[], None]) -> None:
 
 
 def sidebar() -> None:
-    """Which tokenizer the pages show, and at which vocab size."""
+    """The presenter view; which tokenizer the pages show, and at which vocab size."""
     names = [spec.name for spec in run_specs()]
     with st.sidebar:
+        presenter_toggle()
         st.selectbox(
             "Tokenizer", names, key=keys.SIDEBAR_RUN, help="Tokenizers trained in this session"
         )

@@ -2,8 +2,9 @@
 
 axe-core (tests/browser/vendor/axe.min.js, see the README there) runs in Chromium on each
 page at 1440 x 900 once Streamlit has settled: the five pages on the trained sample, the
-presenter view, and Train after training a pasted text. A failure lists every violation
-of any impact, with the elements it found, so the message alone says what to fix.
+presenter view (Animate with the sidebar's toggle on), and Train after training a pasted
+text. A failure lists every violation of any impact, with the elements it found, so the
+message alone says what to fix.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import go_to, train_pasted, wait_until_idle
+from tests.browser.conftest import go_to, keyed, train_pasted, wait_until_idle
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 VIEWPORT = {"width": 1440, "height": 900}
@@ -76,6 +77,14 @@ def test_each_page_has_no_serious_violation(app: Page, title: str) -> None:
     if title != "Train":
         go_to(app, title)
     assert_accessible(app, title)
+
+
+def test_the_presenter_view_has_no_serious_violation(app: Page) -> None:
+    app.set_viewport_size(VIEWPORT)
+    go_to(app, "Animate merges")
+    keyed(app, "sidebar_present").locator("label").click()
+    expect(keyed(app, "sidebar_present").get_by_role("switch")).to_be_checked()
+    assert_accessible(app, "Animate merges, presenter view")
 
 
 def test_train_after_training_has_no_serious_violation(app: Page) -> None:
