@@ -1,4 +1,4 @@
-"""How the app looks on a projector and on a phone: the app's one stylesheet.
+"""How the app looks on a projector and on a phone: one stylesheet, injected by the shell.
 
 The sidebar's "Presenter view" toggle (or `?present=1` in a link) makes the passage,
 the merge chips and the narration large enough to read from the back of a classroom,
