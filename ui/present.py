@@ -13,6 +13,7 @@ screen the same stylesheet tightens the page's margins, whatever the toggle says
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
@@ -57,13 +58,16 @@ def presenter_passage(
     passage: str, chars: int = PRESENTER_PASSAGE_CHARS, lines: int = PRESENTER_PASSAGE_LINES
 ) -> str:
     """The start of a passage that fits the presenter view: a few lines, cut at a word.
+    A wide (CJK) character takes the room of two.
 
     >>> presenter_passage("First Citizen:\\nBefore we proceed.\\n\\nAll:\\nSpeak.\\n")
     'First Citizen:\\nBefore we proceed.\\n'
-    >>> presenter_passage("one two three", chars=9)
-    'one two'
+    >>> presenter_passage("one two three", chars=9), len(presenter_passage("猫" * 200))
+    ('one two', 60)
     """
-    return excerpt("\n".join(passage.split("\n")[:lines]), chars)
+    head = "\n".join(passage.split("\n")[:lines])
+    wide = sum(unicodedata.east_asian_width(char) in "WF" for char in head[:chars])
+    return excerpt(head, chars - wide // 2)
 
 
 def presenting() -> bool:
