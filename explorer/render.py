@@ -209,6 +209,10 @@ def _mode(color_by: str) -> str:
 # renderings on one page never disagree. Tokens are the div's children: a faint edge and a
 # 1px gap tell two neighbours of one colour apart. A card (.d) is hidden (display:none, so
 # it is neither shown, copied nor in innerText) until its token is hovered or focused.
+# Lines break between words, never inside one ("pa|ir"): the spans give the browser no
+# break opportunity between tokens, and visible whitespace (·) leaves none between words
+# either, so a <wbr> marks each place next to whitespace; overflow-wrap:anywhere then only
+# breaks a word longer than the line.
 # subtle: a token span must not isolate its direction (unicode-bidi:isolate). Isolated
 # tokens sit in the paragraph's order, left to right, and an Arabic word of three tokens
 # would read backwards; only hex labels (<bdi dir="ltr">) and ids (sub) are isolated.
@@ -267,18 +271,36 @@ def tokens_to_html(
     marked = _positions(highlight, len(ids))
     prefix = f"bpe{next(_RENDERINGS)}-"
     bodies: dict[int, tuple[str, str]] = {}
+    breaks: dict[int, tuple[bool, bool]] = {}  # a line may break before, after a token
     parts = [_style_block(colors), '<div class="bpe">']
+    break_next = False
     for index, (token, color) in enumerate(zip(ids, colors)):
         if token not in bodies:
-            shown = _shown_text(tokenizer.token_bytes(token), visible_whitespace, byte_symbols)
+            data = tokenizer.token_bytes(token)
+            shown = _shown_text(data, visible_whitespace, byte_symbols)
             bodies[token] = _token_body(tokenizer, token, shown, show_ids, titles)
+            breaks[token] = _line_breaks(data, token in tokenizer.special_by_id)
         text, card = bodies[token]
+        break_before, break_after = breaks[token]
+        if index and (break_next or break_before):
+            parts.append("<wbr>")  # a line may break here, and only here (see _STYLE)
+        break_next = break_after
         special = " s" if token in tokenizer.special_by_id else ""
         outline = " h" if index in marked else ""
         classes = f"{_color_class(color)}{special}{outline}"
         parts.append(_token_span(classes, text, card, f"{prefix}{index}"))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _line_breaks(data: bytes, special: bool) -> tuple[bool, bool]:
+    """Whether a line may break before and after this token: at whitespace, and around a
+    special token.
+
+    >>> _line_breaks(b" pair", False), _line_breaks(b"ir", False), _line_breaks(b".\\n", False)
+    ((True, False), (False, False), (False, True))
+    """
+    return special or data[:1].isspace(), special or data[-1:].isspace()
 
 
 def _shown_text(data: bytes, visible_whitespace: bool, byte_symbols: bool) -> str:

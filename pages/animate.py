@@ -15,6 +15,7 @@ from explorer import MergeHistory, Tokenizer, tokens_to_html
 from ui import animation as anim
 from ui import state as keys
 from ui.formatting import excerpt, plural
+from ui.present import presenter_passage, presenting
 from ui.run_spec import RunKind
 from ui.runs import (
     Run,
@@ -86,12 +87,15 @@ def reset_passage(passage: str) -> None:
 
 
 def passage_input(run: Run) -> str:
-    """The text area (kept across pages) and a button back to the corpus's start.
+    """The text area (kept across pages) and a button back to the corpus's start; none
+    in the presenter view.
 
     A run whose training text is not in the app starts from a bundled sample, and a
     caption says so.
     """
     sync_passage(run)
+    if presenting():  # the passage is edited outside the presenter view
+        return str(st.session_state[keys.ANIMATE_PASSAGE])
     sample = SAMPLES[DEFAULT_SAMPLE].title.split(" (")[0]
     where = "the start of the corpus" if texts_of(run.spec) else f"the start of {sample}"
     note = training_text_note(run.spec)
@@ -120,14 +124,18 @@ def passage_input(run: Run) -> str:
 
 
 def controls(last: int) -> None:
-    """Play / pause, step back / forward, ids, speed; the step slider unless playing."""
+    """One row: play / pause, step back / forward, the step slider (unless playing), and
+    a popover with the speed and token ids. It wraps on a phone, never one control a row."""
     state = st.session_state
     playing = bool(state.get(anim.keys.ANIMATE_PLAYING))
-    play, back, forward, ids, speed = st.columns([1.6, 1.2, 1.2, 3, 3], vertical_alignment="bottom")
+    row = st.container(
+        horizontal=True, vertical_alignment="bottom", gap="small", key=keys.ANIMATE_CONTROLS
+    )
+    buttons = row.container(horizontal=True, width="content", gap="xsmall")
     if not playing:
-        # subtle: drawn before the buttons fill their columns above it, so a step opened
+        # subtle: drawn before the buttons fill their container beside it, so a step opened
         # from the URL is known when they decide whether they are disabled
-        st.slider(
+        row.slider(
             f"Step (of {plural(last, 'merge')})",
             min_value=0,
             max_value=last,
@@ -137,7 +145,7 @@ def controls(last: int) -> None:
             "link opens at this step.",
         )
     step = anim.shown_step(state, last)
-    play.button(
+    buttons.button(
         "Pause" if playing else "Play",
         key=keys.ANIMATE_PLAY,
         icon=":material/pause:" if playing else ":material/play_arrow:",
@@ -145,13 +153,9 @@ def controls(last: int) -> None:
         on_click=anim.toggle_play,
         args=(state, last),
         shortcut="P",
-        width="stretch",
     )
-    for column, delta, icon, shortcut in [
-        (back, -1, "chevron_left", "Left"),
-        (forward, 1, "chevron_right", "Right"),
-    ]:
-        column.button(
+    for delta, icon, shortcut in [(-1, "chevron_left", "Left"), (1, "chevron_right", "Right")]:
+        buttons.button(
             f":material/{icon}:",
             key=keys.ANIMATE_BACK if delta < 0 else keys.ANIMATE_NEXT,
             help="One step back" if delta < 0 else "One step forward",
@@ -159,10 +163,10 @@ def controls(last: int) -> None:
             args=(state, delta, last),
             disabled=not 0 <= step + delta <= last,
             shortcut=shortcut,
-            width="stretch",
         )
-    ids.toggle("Show token ids", key=keys.ANIMATE_IDS)
-    speed.select_slider(
+    options = row.popover("Options", icon=":material/tune:", key=keys.ANIMATE_OPTIONS)
+    options.toggle("Show token ids", key=keys.ANIMATE_IDS)
+    options.select_slider(
         "Speed (steps per second)",
         options=anim.SPEEDS,
         value=anim.DEFAULT_SPEED,
@@ -256,10 +260,11 @@ def show_static(run: Run, passage: str) -> None:
 
 def main() -> None:
     st.title("Animate merges")
-    st.caption(
-        "Training repeats one move: find the most frequent pair of neighbouring tokens and "
-        "fuse it into a new token. Step through the merges or press Play (keys: ← → P)."
-    )
+    if not presenting():  # the presenter says it
+        st.caption(
+            "Training repeats one move: find the most frequent pair of neighbouring tokens "
+            "and fuse it into a new token. Step through the merges or press Play (keys: ← → P)."
+        )
     run = current_run_or_error()
     if run is None:
         return
@@ -283,7 +288,10 @@ def main() -> None:
     anim.clamp_step(st.session_state, last)
     controls(last)
     interval = anim.wanted_timer(st.session_state)
-    st.fragment(stage, run_every=interval)(run, history, passage, interval)
+    if presenting():  # before and after, side by side, in large type on one screen
+        passage = presenter_passage(passage)
+    with st.container(key=keys.ANIMATE_STAGE):
+        st.fragment(stage, run_every=interval)(run, history, passage, interval)
     st.fragment(charts, run_every=anim.chart_timer(interval))(run, history)
 
 

@@ -49,7 +49,13 @@ def text_input(run: Run) -> str:
 
 
 def display_options() -> dict[str, object]:
-    """The colour and display controls, as keyword arguments for tokens_html_cached."""
+    """The colour and display controls, folded away, as keyword arguments for
+    tokens_html_cached."""
+    with st.expander("Display: colours, ids, whitespace", icon=":material/tune:"):
+        return display_controls()
+
+
+def display_controls() -> dict[str, object]:
     color_by = st.radio(
         "Colour by",
         list(COLOR_LABELS),
@@ -81,15 +87,19 @@ def display_options() -> dict[str, object]:
 
 
 def show_counts(stats: TextStats) -> None:
-    """Five metrics: characters, bytes, tokens and the two ratios."""
-    columns = st.columns(5)
-    columns[0].metric("Characters", fmt_int(stats.chars))
-    columns[1].metric("Bytes (UTF-8)", fmt_int(stats.bytes))
-    columns[2].metric("Tokens", fmt_int(stats.tokens))
-    columns[3].metric(
-        "Bytes per token", fmt_ratio(stats.bytes_per_token), help="Higher is better compression"
+    """Five metrics: characters, bytes, tokens and the two ratios, in a row that wraps
+    (columns would stack one a row on a phone)."""
+    row = st.container(horizontal=True, horizontal_alignment="distribute")
+    row.metric("Characters", fmt_int(stats.chars), width="content")
+    row.metric("Bytes (UTF-8)", fmt_int(stats.bytes), width="content")
+    row.metric("Tokens", fmt_int(stats.tokens), width="content")
+    row.metric(
+        "Bytes per token",
+        fmt_ratio(stats.bytes_per_token),
+        help="Higher is better compression",
+        width="content",
     )
-    columns[4].metric("Characters per token", fmt_ratio(stats.chars_per_token))
+    row.metric("Characters per token", fmt_ratio(stats.chars_per_token), width="content")
 
 
 def show_specials(run: Run, encoded: EncodedText) -> None:
@@ -148,13 +158,14 @@ def main() -> None:
     except ValueError as exc:
         st.error(f"This text could not be encoded: {exc}")
         return
-    show_counts(encoded.stats)
-    show_specials(run, encoded)
+    # the coloured text right under the text box: on a phone, within the first screen
     st.caption(
         f"Hover a token to see its id, bytes, merge number and parents. "
         f"{COLOR_HELP[str(options['color_by'])]}"
     )
     st.html(page)
+    show_counts(encoded.stats)
+    show_specials(run, encoded)
     if len(encoded.ids) > MAX_RENDERED_TOKENS:
         st.caption(
             f"Showing the first {fmt_int(MAX_RENDERED_TOKENS)} of {fmt_int(len(encoded.ids))} "

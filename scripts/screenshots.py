@@ -24,6 +24,12 @@ PAGES = [
     ("vocabulary", "vocabulary"),
     ("compare", "compare"),
 ]
+# (file name, URL path, viewport): what one screen shows, for the README's "In class"
+SCREENS = [
+    ("presenter", "animate?present=1&animate_step=2", (1280, 720)),
+    ("phone-animate", "animate?animate_step=2", (390, 844)),
+    ("phone-tokens", "tokens", (390, 844)),
+]
 
 
 def wait_until_idle(page: Page, timeout_s: float = 60) -> None:
@@ -50,7 +56,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=1300)
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="take only these pictures")
     args = parser.parse_args()
+    wanted = set(args.only or [name for name, _ in PAGES] + [name for name, *_ in SCREENS])
     args.out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory() as folder,
@@ -60,12 +68,21 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": args.width, "height": args.height})
         for name, url_path in PAGES:
-            page.goto(f"{server.url}{url_path}")
-            wait_until_idle(page)
-            path = args.out / f"{name}.png"
-            page.screenshot(path=str(path), full_page=True)
-            print(path)
+            if name in wanted:
+                take(page, f"{server.url}{url_path}", args.out / f"{name}.png", full_page=True)
+        for name, url_path, (width, height) in SCREENS:
+            if name in wanted:
+                page.set_viewport_size({"width": width, "height": height})
+                take(page, f"{server.url}{url_path}", args.out / f"{name}.png", full_page=False)
         browser.close()
+
+
+def take(page: Page, url: str, path: Path, *, full_page: bool) -> None:
+    """Open url in this session, wait until it has drawn, and save a picture of it."""
+    page.goto(url)
+    wait_until_idle(page)
+    page.screenshot(path=str(path), full_page=full_page)
+    print(path)
 
 
 if __name__ == "__main__":

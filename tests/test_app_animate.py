@@ -11,6 +11,7 @@ from explorer import train
 from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
 from ui import state as keys
+from ui.present import presenter_passage
 from ui.run_spec import RunSpec, text_key
 
 CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
@@ -193,3 +194,16 @@ def test_the_sidebar_view_size_bounds_the_steps() -> None:
     app.sidebar.slider(key="sidebar_view_size").set_value(300).run()
     assert app.slider(key="animate_step").max == 44
     assert any("first 44 of 1,744 merges" in text for text in texts_of(app.caption))
+
+
+def test_the_presenter_view_puts_the_editor_away_and_shows_a_short_passage() -> None:
+    app = open_app("animate", {"present": "1", "animate_step": "2"})
+    assert app.toggle(key=keys.SIDEBAR_PRESENT).value  # ?present=1 turned it on
+    assert not [area for area in app.text_area if area.key == keys.ANIMATE_PASSAGE]
+    _, after = token_views(app)  # before and after, side by side
+    passage = str(app.session_state[keys.ANIMATE_PASSAGE])
+    assert spelled(after) == presenter_passage(passage).replace(" ", "·").replace("\n", "↵\n")
+    assert narration(app).startswith("Step 2:")
+    app.toggle(key=keys.SIDEBAR_PRESENT).set_value(False).run()
+    assert [area for area in app.text_area if area.key == keys.ANIMATE_PASSAGE]
+    assert len(spelled(token_views(app)[1])) > len(spelled(after))  # the whole passage

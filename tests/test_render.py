@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from html.parser import HTMLParser
 
@@ -220,6 +221,7 @@ class Page(HTMLParser):
 
     A token is a span directly in the div: its `class`, its `focus` attributes, its `text`
     (outside card and sub), its `sub`, and its `card` (the `.d` span, <br> read as "\n").
+    A <wbr> between two tokens lets a line break there.
     """
 
     def __init__(self, page: str) -> None:
@@ -240,6 +242,9 @@ class Page(HTMLParser):
             assert self.open[-1:] == ["card"]
             self.spans[-1]["card"] += "\n"
             return  # a void element: no end tag
+        if tag == "wbr":
+            assert self.open == ["div"]  # a line break opportunity between two tokens
+            return
         if tag == "span" and self.open == ["div"]:
             focus = f"{found.get('tabindex', '')} {found.get('aria-describedby', '')}".strip()
             self.spans.append(dict(cls=found["class"], focus=focus, text="", sub="", card=""))
@@ -278,7 +283,7 @@ class Page(HTMLParser):
 
 def parse(tokenizer: Tokenizer, ids: list[int], **options: object) -> Page:
     page = Page(tokens_to_html(tokenizer, ids, **options))  # type: ignore[arg-type]
-    assert set(page.tags) <= {"style", "div", "span", "sub", "bdi", "br"}
+    assert set(page.tags) <= {"style", "div", "span", "sub", "bdi", "br", "wbr"}
     assert page.tags.count("style") == page.tags.count("div") == 1
     assert page.attributes <= {"class", "tabindex", "aria-describedby", "role", "id", "dir"}
     assert not page.open
@@ -422,3 +427,10 @@ def test_whole_rtl_tokens_are_plain_text_and_their_card_parents_isolated(text: s
         rtl = [merged, *tokenizer.merges[merged - 256]]
         rtl = [i for i in rtl if any(0x590 <= ord(c) <= 0x6FF for c in tokenizer.decode([i]))]
         assert card.count("<bdi>'") == len(rtl) > 0  # the token and its RTL parents
+
+
+def test_lines_may_break_next_to_whitespace_never_between_a_words_tokens() -> None:
+    tokenizer = Tokenizer([(112, 97), (105, 114)])  # 'pa', 'ir'
+    page = tokens_to_html(tokenizer, tokenizer.encode("a pair.\nok"), titles=False)
+    text = re.sub(r"</?span[^>]*>", "", page.split('<div class="bpe">')[1])
+    assert text == "a<wbr> <wbr>pair.<wbr>\n<wbr>ok</div>"

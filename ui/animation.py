@@ -244,7 +244,10 @@ _CARD_STYLE = (
 
 def paragraph_html(text: str) -> str:
     """Plain text as an escaped paragraph in a size a class can read from the back."""
-    return f'<p style="font-size:1.1rem;line-height:1.6;margin:0">{html.escape(text)}</p>'
+    return (
+        '<p class="am-narration" style="font-size:1.1rem;line-height:1.6;margin:0">'
+        f"{html.escape(text)}</p>"
+    )
 
 
 # --- playback ----------------------------------------------------------------------
@@ -402,8 +405,13 @@ _STEP_AXIS = alt.X(
 def _with_marker(line: alt.Chart, field: str) -> alt.LayerChart:
     """The line with a red rule and dot on the step in the MARKER_DATA dataset."""
     marker = alt.Chart(alt.NamedData(name=MARKER_DATA))
-    rule = marker.mark_rule(color="#D62728", strokeWidth=2).encode(x="step:Q", tooltip=_TOOLTIP)
-    dot = marker.mark_point(color="#D62728", filled=True, size=90).encode(
+    # subtle: Vega gives a mark's SVG group an image role; with no marker (step 0 has no
+    # pair count) it is an unnamed image to a screen reader (axe-core: svg-img-alt). The
+    # marker repeats the step the narration states, so it is hidden from them.
+    rule = marker.mark_rule(color="#D62728", strokeWidth=2, aria=False).encode(
+        x="step:Q", tooltip=_TOOLTIP
+    )
+    dot = marker.mark_point(color="#D62728", filled=True, size=90, aria=False).encode(
         x="step:Q", y=f"{field}:Q", tooltip=_TOOLTIP
     )
     return alt.layer(line, rule, dot).properties(height=260)

@@ -28,6 +28,7 @@ from ui import links
 from ui import state as keys
 from ui.formatting import markdown_text, plural
 from ui.opening import init_session, retrain_from_link
+from ui.present import inject_style, presenter_toggle
 from ui.run_cache import preload_bundled
 from ui.runs import (
     Run,
@@ -70,6 +71,7 @@ def run_app() -> None:
     page = navigation()
     run = sidebar()
     link_notice()
+    inject_style()
     if run is not None:
         view = view_vocab_size(run)
         full = trained_vocab_size(run)
@@ -95,9 +97,10 @@ def run_page(main: Callable[[], None]) -> None:
 
 
 def sidebar() -> Run | None:
-    """Which tokenizer the pages show, and at which vocab size; the run (None: broken)."""
+    """The presenter view; which tokenizer the pages show, at which vocab size; the run."""
     names = [spec.name for spec in run_specs()]
     with st.sidebar:
+        presenter_toggle()
         st.selectbox(
             "Tokenizer", names, key=keys.SIDEBAR_RUN, help="Tokenizers trained in this session"
         )

@@ -31,6 +31,7 @@ SIDEBAR_RUN = "sidebar_run"  # the tokenizer every page shows
 SIDEBAR_VIEW_SIZE = "sidebar_view_size"  # "view at vocab size", shared by every page
 SIDEBAR_VIEW_RUN = "sidebar_view_run"  # the run the view size belongs to
 SIDEBAR_VIEW_SIZE_BOX = "sidebar_view_size_box"  # a number box beside the slider (a copy)
+SIDEBAR_PRESENT = "sidebar_present"  # the presenter view (ui/present.py), also ?present=1
 
 # --- Train ----------------------------------------------------------------------------
 TRAIN_EXAMPLE = "train_example"  # prefix of the worked examples' buttons: train_example_<key>
@@ -66,6 +67,9 @@ ANIMATE_PASSAGE_EDITED = "animate_passage_edited"  # the user typed their own pa
 ANIMATE_PASSAGE_RUN = "animate_passage_run"  # the run whose corpus the passage came from
 ANIMATE_RESET = "animate_reset"
 ANIMATE_IDS = "animate_ids"
+ANIMATE_CONTROLS = "animate_controls"  # the row of step controls (a container)
+ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
+ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
 
 # --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
 TOKENS = "tokens"  # prefix of tokens_text and tokens_load

@@ -1,0 +1,93 @@
+"""WCAG 2.1 AA on every page: axe-core finds no serious or critical violation.
+
+axe-core (tests/browser/vendor/axe.min.js, see the README there) runs in Chromium on each
+page at 1440 x 900 once Streamlit has settled: the five pages on the trained sample, the
+presenter view (Animate with the sidebar's toggle on), and Train after training a pasted
+text. A failure lists every violation of any impact, with the elements it found, so the
+message alone says what to fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import go_to, keyed, train_pasted, wait_until_idle
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+VIEWPORT = {"width": 1440, "height": 900}
+BLOCKING = ("serious", "critical")
+PAGES = ["Train", "Animate merges", "Tokens", "Vocabulary", "Compare"]
+PASTED = "The pair of pears paired up. Then the pair of pairs paired again, and again. " * 6
+
+
+def settle(page: Page) -> None:
+    """Wait until the page's script has drawn its title and every lazily loaded widget and
+    chart, and Streamlit is idle."""
+    page.locator('[data-testid="stMain"] h1').first.wait_for()
+    wait_until_idle(page)
+    page.wait_for_selector('[data-testid="stSkeleton"]', state="detached", timeout=30_000)
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+                 .every(chart => chart.querySelector('svg.marks, canvas'))""",
+        timeout=30_000,
+    )
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is, with its default rules (WCAG 2.x A and
+    AA, and best practice)."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    return page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']}))
+           .violations.map(v => ({
+               id: v.id, impact: v.impact, help: v.help,
+               nodes: v.nodes.map(n => ({target: n.target.join(' '),
+                                         summary: n.failureSummary || ''})),
+           }))"""
+    )
+
+
+def report(violations: list[dict[str, Any]]) -> str:
+    """Every violation, worst first, with up to five elements each."""
+    order = {"critical": 0, "serious": 1, "moderate": 2, "minor": 3}
+    lines = []
+    for v in sorted(violations, key=lambda v: order.get(v["impact"], 4)):
+        lines.append(f"[{v['impact']}] {v['id']}: {v['help']} ({len(v['nodes'])} elements)")
+        for node in v["nodes"][:5]:
+            summary = " ".join(node["summary"].split())[:240]
+            lines.append(f"    {node['target'][:160]}  --  {summary}")
+    return "\n".join(lines)
+
+
+def assert_accessible(page: Page, where: str) -> None:
+    settle(page)
+    violations = axe_violations(page)
+    blocking = [v for v in violations if v["impact"] in BLOCKING]
+    assert not blocking, f"axe-core on {where}:\n{report(violations)}"
+
+
+@pytest.mark.parametrize("title", PAGES)
+def test_each_page_has_no_serious_violation(app: Page, title: str) -> None:
+    app.set_viewport_size(VIEWPORT)
+    if title != "Train":
+        go_to(app, title)
+    assert_accessible(app, title)
+
+
+def test_the_presenter_view_has_no_serious_violation(app: Page) -> None:
+    app.set_viewport_size(VIEWPORT)
+    go_to(app, "Animate merges")
+    keyed(app, "sidebar_present").locator("label").click()
+    expect(keyed(app, "sidebar_present").get_by_role("switch")).to_be_checked()
+    assert_accessible(app, "Animate merges, presenter view")
+
+
+def test_train_after_training_has_no_serious_violation(app: Page) -> None:
+    app.set_viewport_size(VIEWPORT)
+    train_pasted(app, PASTED, 300)
+    assert_accessible(app, "Train, after training a pasted text")
