@@ -384,7 +384,7 @@ class ServerSteps:
     tokenizer_ms: list[float]  # Tokenizer.at_vocab_size for the new step (the page's cache misses)
     frame_ms: list[float]  # anim.passage_frame: the passage encoded before and after
     html_ms: list[float]  # merge card, narration, two tokens_to_html, caption
-    chart_ms: list[float]  # anim.step_row and anim.marked for the two charts
+    chart_ms: list[float]  # anim_charts.step_row and anim_charts.marked for the two charts
 
 
 def time_server_steps(text: str, steps: int) -> ServerSteps:
@@ -396,14 +396,15 @@ def time_server_steps(text: str, steps: int) -> ServerSteps:
     """
     from explorer import tokens_to_html, train
     from ui import animation as anim
+    from ui import animation_charts as anim_charts
     from ui.formatting import excerpt
 
     result = train([text], VOCAB_SIZE, pattern=PATTERN)
     tokenizer, history = result.tokenizer, result.history
     passage = excerpt(text, anim.PASSAGE_CHARS)
-    table = anim.step_table(history, tokenizer)
-    count_spec = anim.chart_spec(anim.count_chart(table))
-    length_spec = anim.chart_spec(anim.length_chart(table))
+    table = anim_charts.step_table(history, tokenizer)
+    count_spec = anim_charts.chart_spec(anim_charts.count_chart(table))
+    length_spec = anim_charts.chart_spec(anim_charts.length_chart(table))
     first = max(1, len(history.steps) // 2 - steps // 2)
     before = tokenizer.at_vocab_size(255 + first)
     parts: dict[str, list[float]] = {name: [] for name in ("tokenizer", "frame", "html", "chart")}
@@ -422,9 +423,9 @@ def time_server_steps(text: str, steps: int) -> ServerSteps:
             tokens_to_html(shown, ids, visible_whitespace=True, highlight=set(marked))
         anim.passage_caption(frame)
         drawn = time.perf_counter()
-        row = anim.step_row(history, step, tokenizer)
-        anim.marked(count_spec, row, "count")
-        anim.marked(length_spec, row, "tokens")
+        row = anim_charts.step_row(history, step, tokenizer)
+        anim_charts.marked(count_spec, row, "count")
+        anim_charts.marked(length_spec, row, "tokens")
         charted = time.perf_counter()
         for name, (begin, end) in {
             "tokenizer": (start, built),

@@ -13,7 +13,8 @@ from explorer.formats import FormatError, load_model, parse_model, save_model
 from explorer.history import MergeHistory, MergeStep, StopReason
 from explorer.history_file import load_history, parse_history_json, save_history
 from explorer.pretokenize import PRESETS, PatternError
-from explorer.render import render_token, tokens_to_html
+from explorer.render import render_token
+from explorer.token_html import tokens_to_html
 from explorer.tokenizer import Encoding, SpecialTokenError, Tokenizer, TokenizerError
 from explorer.train import TrainingError, TrainingResult, train, train_files, train_word_counts
 

@@ -13,6 +13,8 @@ import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, tokens_to_html
 from ui import animation as anim
+from ui import animation_charts as anim_charts
+from ui import playback
 from ui import state as keys
 from ui.formatting import excerpt, plural
 from ui.present import presenter_passage, presenting
@@ -50,8 +52,10 @@ def charts_cached(
     _history: MergeHistory, _tokenizer: Tokenizer, run_key: str
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The run's two charts as Vega-Lite (thinned for long histories), built once."""
-    table = anim.step_table(_history, _tokenizer)
-    return anim.chart_spec(anim.count_chart(table)), anim.chart_spec(anim.length_chart(table))
+    table = anim_charts.step_table(_history, _tokenizer)
+    return anim_charts.chart_spec(anim_charts.count_chart(table)), anim_charts.chart_spec(
+        anim_charts.length_chart(table)
+    )
 
 
 # --- the passage -------------------------------------------------------------------
@@ -127,7 +131,7 @@ def controls(last: int) -> None:
     """One row: play / pause, step back / forward, the step slider (unless playing), and
     a popover with the speed and token ids. It wraps on a phone, never one control a row."""
     state = st.session_state
-    playing = bool(state.get(anim.keys.ANIMATE_PLAYING))
+    playing = bool(state.get(keys.ANIMATE_PLAYING))
     row = st.container(
         horizontal=True, vertical_alignment="bottom", gap="small", key=keys.ANIMATE_CONTROLS
     )
@@ -139,18 +143,18 @@ def controls(last: int) -> None:
             f"Step (of {plural(last, 'merge')})",
             min_value=0,
             max_value=last,
-            key=anim.keys.ANIMATE_STEP,
+            key=keys.ANIMATE_STEP,
             bind="query-params",
             help="Step k uses the first k merges. The step is in the page's address, so a "
             "link opens at this step.",
         )
-    step = anim.shown_step(state, last)
+    step = playback.shown_step(state, last)
     buttons.button(
         "Pause" if playing else "Play",
         key=keys.ANIMATE_PLAY,
         icon=":material/pause:" if playing else ":material/play_arrow:",
         type="primary",
-        on_click=anim.toggle_play,
+        on_click=playback.toggle_play,
         args=(state, last),
         shortcut="P",
     )
@@ -159,7 +163,7 @@ def controls(last: int) -> None:
             f":material/{icon}:",
             key=keys.ANIMATE_BACK if delta < 0 else keys.ANIMATE_NEXT,
             help="One step back" if delta < 0 else "One step forward",
-            on_click=anim.step_by,
+            on_click=playback.step_by,
             args=(state, delta, last),
             disabled=not 0 <= step + delta <= last,
             shortcut=shortcut,
@@ -168,9 +172,9 @@ def controls(last: int) -> None:
     options.toggle("Show token ids", key=keys.ANIMATE_IDS)
     options.select_slider(
         "Speed (steps per second)",
-        options=anim.SPEEDS,
-        value=anim.DEFAULT_SPEED,
-        key=anim.keys.ANIMATE_SPEED,
+        options=playback.SPEEDS,
+        value=playback.DEFAULT_SPEED,
+        key=keys.ANIMATE_SPEED,
         persist_state="session",
     )
 
@@ -180,11 +184,11 @@ def stage(run: Run, history: MergeHistory, passage: str, interval: float | None)
     state = st.session_state
     last = len(history.steps)
     if interval is not None:
-        anim.tick(state, last)
-    if anim.wanted_timer(state) != interval:
+        playback.tick(state, last)
+    if playback.wanted_timer(state) != interval:
         st.rerun()  # the end of playback: the whole page puts the slider back
-    step = anim.shown_step(state, last)
-    playing = bool(state.get(anim.keys.ANIMATE_PLAYING))
+    step = playback.shown_step(state, last)
+    playing = bool(state.get(keys.ANIMATE_PLAYING))
     if playing:
         st.progress(step / last, text=f"Playing: step {step:,} of {last:,}")
     try:
@@ -235,12 +239,12 @@ def passage_html(
 
 def charts(run: Run, history: MergeHistory) -> None:
     """Pair count and corpus length along training, the step on screen marked."""
-    step = anim.shown_step(st.session_state, len(history.steps))
+    step = playback.shown_step(st.session_state, len(history.steps))
     count_spec, length_spec = charts_cached(history, run.tokenizer, run.key)
-    row = anim.step_row(history, step, run.tokenizer)
+    row = anim_charts.step_row(history, step, run.tokenizer)
     counts, lengths = st.columns(2, gap="medium")
-    counts.vega_lite_chart(anim.marked(count_spec, row, "count"), width="stretch")
-    lengths.vega_lite_chart(anim.marked(length_spec, row, "tokens"), width="stretch")
+    counts.vega_lite_chart(anim_charts.marked(count_spec, row, "count"), width="stretch")
+    lengths.vega_lite_chart(anim_charts.marked(length_spec, row, "tokens"), width="stretch")
 
 
 # --- without a history -------------------------------------------------------------
@@ -284,15 +288,15 @@ def main() -> None:
             f"Showing the first {last:,} of {plural(len(history.steps), 'merge')}, as the "
             "sidebar's view size asks."
         )
-    anim.follow_step(st.session_state, run.spec.name)
-    anim.clamp_step(st.session_state, last)
+    playback.follow_step(st.session_state, run.spec.name)
+    playback.clamp_step(st.session_state, last)
     controls(last)
-    interval = anim.wanted_timer(st.session_state)
+    interval = playback.wanted_timer(st.session_state)
     if presenting():  # before and after, side by side, in large type on one screen
         passage = presenter_passage(passage)
     with st.container(key=keys.ANIMATE_STAGE):
         st.fragment(stage, run_every=interval)(run, history, passage, interval)
-    st.fragment(charts, run_every=anim.chart_timer(interval))(run, history)
+    st.fragment(charts, run_every=playback.chart_timer(interval))(run, history)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -24,6 +24,7 @@ from ui.runs import (
     view_vocab_size,
 )
 from ui.shell import run_page
+from ui.vocab_charts import length_by_step, length_histogram
 from ui.vocab_view import (
     COLUMNS,
     EAGER_DESCENDANTS,
@@ -39,8 +40,6 @@ from ui.vocab_view import (
     descendant_counts_cached,
     descendant_ids,
     encode_typed,
-    length_by_step,
-    length_histogram,
     lineage_graph,
     narration,
     query_id,

@@ -10,8 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer import MergeHistory, MergeStep, StopReason, Tokenizer, train
-from explorer.render import token_color, tokens_to_html
+from explorer.render import token_color
+from explorer.token_html import tokens_to_html
 from ui import animation as anim
+from ui import animation_charts as anim_charts
+from ui import playback
 from ui import state as keys
 from ui.formatting import excerpt
 
@@ -164,9 +167,9 @@ def test_merge_chips_take_their_tokens_colours_in_the_passage() -> None:
 
 
 def test_timer_keeps_ticks_at_most_five_a_second() -> None:
-    for speed in anim.SPEEDS:
-        interval, stride = anim.timer(speed)
-        assert interval >= 1 / anim.MAX_TICKS_PER_SECOND - 1e-9
+    for speed in playback.SPEEDS:
+        interval, stride = playback.timer(speed)
+        assert interval >= 1 / playback.MAX_TICKS_PER_SECOND - 1e-9
         assert stride / interval == pytest.approx(speed)
 
 
@@ -182,54 +185,54 @@ def playing_at(position: int, speed: float = 1) -> dict:
 
 def test_tick_advances_the_position_and_stops_at_the_last_step() -> None:
     state = playing_at(0)
-    anim.tick(state, last=2)
+    playback.tick(state, last=2)
     assert state[keys.ANIMATE_POSITION] == 1 and state[keys.ANIMATE_PLAYING] is True
     assert state[keys.ANIMATE_STEP] == 0  # the slider's key is left alone while playing
-    assert anim.shown_step(state, last=2) == 1
-    assert anim.wanted_timer(state) == 1.0
-    assert anim.chart_timer(anim.wanted_timer(state)) == 1.0
-    anim.tick(state, last=2)
+    assert playback.shown_step(state, last=2) == 1
+    assert playback.wanted_timer(state) == 1.0
+    assert playback.chart_timer(playback.wanted_timer(state)) == 1.0
+    playback.tick(state, last=2)
     assert (
         state[keys.ANIMATE_PLAYING] is False and state[keys.ANIMATE_STEP] == 2
     )  # the slider's turn
-    assert anim.wanted_timer(state) is None and anim.chart_timer(None) is None
-    anim.tick(state, last=2)  # paused: nothing moves
-    assert anim.shown_step(state, last=2) == 2
+    assert playback.wanted_timer(state) is None and playback.chart_timer(None) is None
+    playback.tick(state, last=2)  # paused: nothing moves
+    assert playback.shown_step(state, last=2) == 2
 
 
 def test_fast_ticks_take_several_steps_but_never_pass_the_end() -> None:
     state = playing_at(5, speed=100)
-    anim.tick(state, last=100)
+    playback.tick(state, last=100)
     assert state[keys.ANIMATE_POSITION] == 25
-    assert anim.chart_timer(anim.wanted_timer(state)) == anim.MIN_CHART_SECONDS
+    assert playback.chart_timer(playback.wanted_timer(state)) == playback.MIN_CHART_SECONDS
     state[keys.ANIMATE_POSITION] = 95
-    anim.tick(state, last=100)
+    playback.tick(state, last=100)
     assert state[keys.ANIMATE_STEP] == 100 and not state[keys.ANIMATE_PLAYING]
 
 
 def test_play_pause_and_stepping() -> None:
     state: dict = {keys.ANIMATE_STEP: 3}
-    anim.toggle_play(state, last=3)  # from the end, play starts again at 0
-    assert state[keys.ANIMATE_PLAYING] is True and anim.shown_step(state, last=3) == 0
+    playback.toggle_play(state, last=3)  # from the end, play starts again at 0
+    assert state[keys.ANIMATE_PLAYING] is True and playback.shown_step(state, last=3) == 0
     state[keys.ANIMATE_POSITION] = 2
-    anim.toggle_play(state, last=3)  # pause: the slider takes the step on screen
+    playback.toggle_play(state, last=3)  # pause: the slider takes the step on screen
     assert state[keys.ANIMATE_PLAYING] is False and state[keys.ANIMATE_STEP] == 2
-    anim.toggle_play(state, last=3)
+    playback.toggle_play(state, last=3)
     assert state[keys.ANIMATE_POSITION] == 2  # play goes on from the slider
-    anim.step_by(state, -1, last=3)
+    playback.step_by(state, -1, last=3)
     assert state[keys.ANIMATE_PLAYING] is False and state[keys.ANIMATE_STEP] == 1
-    anim.step_by(state, 5, last=3)
+    playback.step_by(state, 5, last=3)
     assert state[keys.ANIMATE_STEP] == 3
-    anim.step_by(state, -9, last=3)
+    playback.step_by(state, -9, last=3)
     assert state[keys.ANIMATE_STEP] == 0
 
 
 def test_clamp_step_keeps_a_remembered_step_in_range() -> None:
     state = {keys.ANIMATE_STEP: 1744}
-    anim.clamp_step(state, last=3)
+    playback.clamp_step(state, last=3)
     assert state[keys.ANIMATE_STEP] == 3
     empty: dict = {}
-    anim.clamp_step(empty, last=3)
+    playback.clamp_step(empty, last=3)
     assert empty == {}  # a step from the URL is left to the slider
 
 
@@ -238,7 +241,7 @@ def test_clamp_step_keeps_a_remembered_step_in_range() -> None:
 
 @given(last=st.integers(0, 50_000), points=st.integers(2, 700))
 def test_sample_steps_are_few_sorted_and_keep_both_ends(last: int, points: int) -> None:
-    steps = anim.sample_steps(last, points)
+    steps = anim_charts.sample_steps(last, points)
     assert len(steps) <= points
     assert steps[0] == 0 and steps[-1] == last
     assert steps == sorted(set(steps))
@@ -257,36 +260,44 @@ def long_history(merges: int) -> tuple[MergeHistory, Tokenizer]:
 
 def test_long_histories_are_thinned_but_the_marker_is_exact() -> None:
     history, tokenizer = long_history(20_000)
-    table = anim.step_table(history, tokenizer)
-    assert len(table) <= anim.MAX_CHART_POINTS
+    table = anim_charts.step_table(history, tokenizer)
+    assert len(table) <= anim_charts.MAX_CHART_POINTS
     assert table["step"].iloc[-1] == 20_000
-    row = anim.step_row(history, 12_345, tokenizer)
+    row = anim_charts.step_row(history, 12_345, tokenizer)
     assert row["step"] == 12_345 and row["count"] == 50_000 - 12_344
     assert row["tokens"] == 100_000 - 12_344
 
 
 def test_charts_have_titles_axes_tooltips_and_a_marker(classic) -> None:
-    table = anim.step_table(classic.history, classic.tokenizer)
-    for chart, field in [(anim.count_chart(table), "count"), (anim.length_chart(table), "tokens")]:
-        spec = anim.chart_spec(chart)
+    table = anim_charts.step_table(classic.history, classic.tokenizer)
+    for chart, field in [
+        (anim_charts.count_chart(table), "count"),
+        (anim_charts.length_chart(table), "tokens"),
+    ]:
+        spec = anim_charts.chart_spec(chart)
         line = spec["layer"][0]
         assert line["title"]
         assert line["encoding"]["x"]["title"] == "Step (merges so far)"
         assert line["encoding"]["y"]["title"]
         assert line["encoding"]["tooltip"]
-        assert spec["layer"][1]["data"] == {"name": anim.MARKER_DATA}
-        row = anim.step_row(classic.history, 2, classic.tokenizer)
-        shown = anim.marked(spec, row, field)
-        assert shown["datasets"][anim.MARKER_DATA] == [row]
-        assert anim.MARKER_DATA not in spec["datasets"]  # the cached spec is left alone
+        assert spec["layer"][1]["data"] == {"name": anim_charts.MARKER_DATA}
+        row = anim_charts.step_row(classic.history, 2, classic.tokenizer)
+        shown = anim_charts.marked(spec, row, field)
+        assert shown["datasets"][anim_charts.MARKER_DATA] == [row]
+        assert anim_charts.MARKER_DATA not in spec["datasets"]  # the cached spec is left alone
         assert row["merge"] == "('aa', 'a') → 'aaa'"
 
 
 def test_step_zero_has_no_count_to_mark(classic) -> None:
-    row = anim.step_row(classic.history, 0, classic.tokenizer)
+    row = anim_charts.step_row(classic.history, 0, classic.tokenizer)
     assert row["count"] is None and row["tokens"] == 11
-    assert anim.marked({"datasets": {}}, row, "count")["datasets"][anim.MARKER_DATA] == []
-    assert anim.marked({"datasets": {}}, row, "tokens")["datasets"][anim.MARKER_DATA] == [row]
+    assert (
+        anim_charts.marked({"datasets": {}}, row, "count")["datasets"][anim_charts.MARKER_DATA]
+        == []
+    )
+    assert anim_charts.marked({"datasets": {}}, row, "tokens")["datasets"][
+        anim_charts.MARKER_DATA
+    ] == [row]
 
 
 def test_narration_text_survives_html_escaping(classic) -> None:

@@ -10,7 +10,8 @@ from explorer.formats import model_text
 from tests.app_support import open_app, texts_of
 from ui import state as keys
 from ui.run_spec import RunSpec
-from ui.vocab_view import chips_html, code, default_token, length_histogram, select_rows
+from ui.vocab_charts import length_histogram
+from ui.vocab_view import chips_html, code, default_token, select_rows
 
 AAAB = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 

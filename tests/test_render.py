@@ -21,9 +21,8 @@ from explorer.render import (
     render_token,
     token_color,
     token_colors,
-    token_title,
-    tokens_to_html,
 )
+from explorer.token_html import token_title, tokens_to_html
 from explorer.tokenizer import Tokenizer, TokenizerError
 from explorer.train import train
 

@@ -1,4 +1,4 @@
-"""Pure helpers of the Animate page: a passage at a step, the narration, playback and charts.
+"""Pure helpers of the Animate page: a passage at a step and the narration of each merge.
 
 Step k is the tokenizer of the first k merges (vocab size 256 + k); step 0 is raw bytes.
 
@@ -13,28 +13,17 @@ Step k is the tokenizer of the first k merges (vocab size 256 + k); step 0 is ra
 from __future__ import annotations
 
 import html
-from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Any
-
-import altair as alt
-import pandas as pd
 
 from explorer import Encoding, MergeHistory, Tokenizer, render_token
 from explorer.corpus import parse_word_counts
 from explorer.history import MergeStep, StopReason
 from explorer.pair_queue import MAX_TIES_RECORDED
 from explorer.render import token_color
-from ui import state as keys
 from ui.formatting import excerpt
 
-SPEEDS = (0.5, 1, 2, 5, 10, 25, 50, 100)
-DEFAULT_SPEED = 1
-MAX_TICKS_PER_SECOND = 5  # faster speeds take several steps per tick
-MIN_CHART_SECONDS = 1.0  # the charts redraw at most this often while playing
 PASSAGE_CHARS = 600  # the default passage: about this much of the corpus
 MAX_PASSAGE_CHARS = 5_000  # a typed passage; keeps one step's work small
-MAX_CHART_POINTS = 600  # per chart line; the marked step is always exact
 
 
 # --- the passage at a step ---------------------------------------------------------
@@ -248,225 +237,3 @@ def paragraph_html(text: str) -> str:
         '<p class="am-narration" style="font-size:1.1rem;line-height:1.6;margin:0">'
         f"{html.escape(text)}</p>"
     )
-
-
-# --- playback ----------------------------------------------------------------------
-#
-# subtle: while playing, the step lives in keys.ANIMATE_POSITION, not in the slider's key. A
-# browser that is a tick behind sends its slider value with every rerun request, and
-# Streamlit would take that stale value as the user's; so the slider is put away while
-# playing and gets the position back on pause.
-
-
-def timer(speed: float) -> tuple[float, int]:
-    """Seconds between ticks and steps per tick, for `speed` steps per second.
-
-    Up to MAX_TICKS_PER_SECOND one step a tick; faster speeds take several steps a tick.
-
-    >>> timer(2), timer(50)
-    ((0.5, 1), (0.2, 10))
-    """
-    if speed <= MAX_TICKS_PER_SECOND:
-        return 1 / speed, 1
-    return 1 / MAX_TICKS_PER_SECOND, max(1, round(speed / MAX_TICKS_PER_SECOND))
-
-
-def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
-    """The interval the stage's fragment should rerun at: None when paused."""
-    return (
-        timer(state.get(keys.ANIMATE_SPEED, DEFAULT_SPEED))[0]
-        if state.get(keys.ANIMATE_PLAYING)
-        else None
-    )
-
-
-def chart_timer(stage_timer: float | None) -> float | None:
-    """The charts follow playback at most once a second: redrawing them costs the most."""
-    return None if stage_timer is None else max(stage_timer, MIN_CHART_SECONDS)
-
-
-def shown_step(state: MutableMapping[str, Any], last: int) -> int:
-    """The step on screen: the playback position while playing, else the slider's."""
-    key = keys.ANIMATE_POSITION if state.get(keys.ANIMATE_PLAYING) else keys.ANIMATE_STEP
-    return max(0, min(last, int(state.get(key, 0))))
-
-
-def tick(state: MutableMapping[str, Any], last: int) -> None:
-    """One tick of playback: advance the position; at the last step, stop there.
-
-    >>> state = {"animate_step": 0, "animate_position": 2, "animate_playing": True}
-    >>> tick(state, last=3); state["animate_step"], state["animate_playing"]
-    (3, False)
-    """
-    if not state.get(keys.ANIMATE_PLAYING):
-        return
-    stride = timer(state.get(keys.ANIMATE_SPEED, DEFAULT_SPEED))[1]
-    state[keys.ANIMATE_POSITION] = min(last, int(state.get(keys.ANIMATE_POSITION, 0)) + stride)
-    if state[keys.ANIMATE_POSITION] >= last:
-        pause(state)
-
-
-def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
-    """Play from the slider's step (from step 0 when at the end), or pause."""
-    if state.get(keys.ANIMATE_PLAYING):
-        pause(state)
-        return
-    start = int(state.get(keys.ANIMATE_STEP, 0))
-    state[keys.ANIMATE_POSITION] = 0 if start >= last else start
-    state[keys.ANIMATE_PLAYING] = True
-
-
-def pause(state: MutableMapping[str, Any]) -> None:
-    """Stop playing; the slider takes the step that was on screen."""
-    if state.get(keys.ANIMATE_PLAYING):
-        state[keys.ANIMATE_STEP] = int(state.get(keys.ANIMATE_POSITION, 0))
-    state[keys.ANIMATE_PLAYING] = False
-
-
-def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
-    """Pause and move the step by delta, staying within 0..last."""
-    pause(state)
-    state[keys.ANIMATE_STEP] = max(0, min(last, int(state.get(keys.ANIMATE_STEP, 0)) + delta))
-
-
-def follow_step(state: MutableMapping[str, Any], run_name: str) -> None:
-    """A new run starts at step 0; a step opened from a link (no run before) is kept.
-
-    >>> state = {"animate_step": 3}
-    >>> follow_step(state, "A"); state["animate_step"]
-    3
-    >>> follow_step(state, "B"); state["animate_step"], state["animate_playing"]
-    (0, False)
-    """
-    had_run = keys.ANIMATE_STEP_RUN in state
-    if keys.follow_run(state, keys.ANIMATE_STEP_RUN, run_name) and had_run:
-        state[keys.ANIMATE_PLAYING] = False
-        state[keys.ANIMATE_STEP] = state[keys.ANIMATE_POSITION] = 0
-
-
-def clamp_step(state: MutableMapping[str, Any], last: int) -> None:
-    """Keep a remembered step inside this run's range (another run may have fewer steps)."""
-    if keys.ANIMATE_STEP in state and not 0 <= int(state[keys.ANIMATE_STEP]) <= last:
-        state[keys.ANIMATE_STEP] = max(0, min(last, int(state[keys.ANIMATE_STEP])))
-
-
-# --- charts ------------------------------------------------------------------------
-#
-# The charts are drawn with altair and turned into Vega-Lite once per run; the current
-# step is a tiny named dataset, so a step change swaps one row instead of rebuilding and
-# revalidating the whole chart (altair takes tens of milliseconds for that).
-
-MARKER_DATA = "current_step"
-
-
-def sample_steps(last: int, max_points: int = MAX_CHART_POINTS) -> list[int]:
-    """Steps 0..last evenly thinned to at most max_points, keeping both ends.
-
-    >>> sample_steps(10, 4)
-    [0, 3, 7, 10]
-    >>> sample_steps(3)
-    [0, 1, 2, 3]
-    """
-    if last + 1 <= max_points:
-        return list(range(last + 1))
-    return sorted({round(i * last / (max_points - 1)) for i in range(max_points)})
-
-
-def step_row(history: MergeHistory, step: int, tokenizer: Tokenizer) -> dict[str, Any]:
-    """What the charts say about one step (step 0 has no pair and no count)."""
-    if step == 0:
-        return {"step": 0, "count": None, "tokens": history.initial_length, "merge": "(bytes)"}
-    merge = history.steps[step - 1]
-    return {
-        "step": step,
-        "count": merge.count,
-        "tokens": merge.length_after,
-        "merge": f"{pair_text(tokenizer, merge.pair)} → {quoted(merge.token)}",
-    }
-
-
-def step_table(history: MergeHistory, tokenizer: Tokenizer) -> pd.DataFrame:
-    """One row per charted step (thinned for long histories)."""
-    rows = [step_row(history, s, tokenizer) for s in sample_steps(len(history.steps))]
-    return pd.DataFrame(rows, columns=["step", "count", "tokens", "merge"])
-
-
-_TOOLTIP = [
-    alt.Tooltip("step:Q", title="Step", format=","),
-    alt.Tooltip("merge:N", title="Merge"),
-    alt.Tooltip("count:Q", title="Pair count", format=","),
-    alt.Tooltip("tokens:Q", title="Corpus tokens", format=","),
-]
-_STEP_AXIS = alt.X(
-    "step:Q", title="Step (merges so far)", axis=alt.Axis(format=",d", tickMinStep=1)
-)
-
-
-def _with_marker(line: alt.Chart, field: str) -> alt.LayerChart:
-    """The line with a red rule and dot on the step in the MARKER_DATA dataset."""
-    marker = alt.Chart(alt.NamedData(name=MARKER_DATA))
-    # subtle: Vega gives a mark's SVG group an image role; with no marker (step 0 has no
-    # pair count) it is an unnamed image to a screen reader (axe-core: svg-img-alt). The
-    # marker repeats the step the narration states, so it is hidden from them.
-    rule = marker.mark_rule(color="#D62728", strokeWidth=2, aria=False).encode(
-        x="step:Q", tooltip=_TOOLTIP
-    )
-    dot = marker.mark_point(color="#D62728", filled=True, size=90, aria=False).encode(
-        x="step:Q", y=f"{field}:Q", tooltip=_TOOLTIP
-    )
-    return alt.layer(line, rule, dot).properties(height=260)
-
-
-def count_chart(table: pd.DataFrame) -> alt.LayerChart:
-    """The winning pair's count at each step, log scale, with the current step's marker."""
-    line = (
-        alt.Chart(table.dropna(subset=["count"]), title="How often the merged pair occurred")
-        .mark_line(color="#4C78A8", interpolate="step-after")
-        .encode(
-            x=_STEP_AXIS,
-            y=alt.Y(
-                "count:Q",
-                title="Pair count (log scale)",
-                scale=alt.Scale(type="log"),
-                axis=alt.Axis(format=",d", tickMinStep=1),
-            ),
-            tooltip=_TOOLTIP,
-        )
-    )
-    return _with_marker(line, "count")
-
-
-def length_chart(table: pd.DataFrame) -> alt.LayerChart:
-    """The corpus length in tokens after each step, with the current step's marker."""
-    line = (
-        alt.Chart(table, title="Corpus length after each step")
-        .mark_line(color="#4C78A8")
-        .encode(
-            x=_STEP_AXIS,
-            y=alt.Y(
-                "tokens:Q",
-                title="Tokens in the corpus",
-                scale=alt.Scale(zero=False),
-                axis=alt.Axis(format=",d", tickMinStep=1),
-            ),
-            tooltip=_TOOLTIP,
-        )
-    )
-    return _with_marker(line, "tokens")
-
-
-def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
-    """The chart as Vega-Lite, validated once; Streamlit applies its own theme."""
-    spec = chart.to_dict()
-    spec.pop("config", None)  # altair's default 300 x 300 view
-    return spec
-
-
-def marked(spec: dict[str, Any], row: dict[str, Any], field: str) -> dict[str, Any]:
-    """A copy of a chart spec marking one step (no marker when row has no `field`).
-
-    >>> marked({"datasets": {}}, {"step": 3, "count": 7}, "count")["datasets"]
-    {'current_step': [{'step': 3, 'count': 7}]}
-    """
-    rows = [row] if row.get(field) is not None else []
-    return {**spec, "datasets": {**spec.get("datasets", {}), MARKER_DATA: rows}}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping, Sequence
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -30,8 +29,6 @@ MAX_TABLE_ROWS = 10_000  # rows sent to the browser; sorting and searching see t
 EAGER_DESCENDANTS = 60_000  # up to this many tokens, descendants are counted at once
 MAX_BUILD_TOKENS = 16  # tokens of a typed text drawn as one graph
 MAX_CHIPS = 80  # descendants drawn; the rest are counted
-KIND_COLORS = {"merged": "#4e79a7", "special": "#e15759"}  # the token-length histogram's bars
-MAX_POINTS = 4000  # tokens drawn in the length-by-step chart
 FILTERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
     "All tokens": lambda t: pd.Series(True, index=t.index),
     "Merged tokens only": lambda t: t["kind"] == "merge",
@@ -319,95 +316,3 @@ _CHIP_STYLE = (
     ".vchip sub{font-size:.7em;opacity:.6;margin-left:3px}"
     ".vmore{color:#5f6368;font-style:italic;padding:0 4px}"
 )
-
-
-def length_histogram(table: pd.DataFrame) -> alt.Chart:
-    """How many merged (and special) tokens have each length in bytes.
-
-    The 256 single bytes are left out: they are in every vocabulary and would dwarf the rest.
-    """
-    learned = table[table["kind"] != "byte"]
-    counts = learned.groupby(["length", "kind"], as_index=False).agg(tokens=("id", "size"))
-    counts["kind"] = counts["kind"].map({"merge": "merged", "special": "special"})
-    kinds = [kind for kind in KIND_COLORS if kind in set(counts["kind"])] or ["merged"]
-    title = alt.TitleParams(
-        "How long are the learned tokens?", subtitle="The 256 single bytes are left out"
-    )
-    return (
-        alt.Chart(counts, title=title)
-        .mark_bar()
-        .encode(
-            x=alt.X("length:O", title="Token length (bytes)", axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("tokens:Q", title="Tokens", stack=True, axis=alt.Axis(tickMinStep=1)),
-            color=alt.Color(
-                "kind:N",
-                title="Kind",
-                # only the kinds there are: no "special" in the legend of a vocab without any
-                scale=alt.Scale(domain=kinds, range=[KIND_COLORS[kind] for kind in kinds]),
-            ),
-            tooltip=[
-                alt.Tooltip("length:O", title="Length (bytes)"),
-                alt.Tooltip("kind:N", title="Kind"),
-                alt.Tooltip("tokens:Q", title="Tokens", format=","),
-            ],
-        )
-    )
-
-
-def length_by_step(table: pd.DataFrame, points: int = MAX_POINTS, bins: int = 60) -> alt.Chart:
-    """Each merged token's length against its creation step, with the mean length drawn over.
-
-    Above `points` merges only the longest token of each of `points` groups is drawn.
-    """
-    merged = table[table["kind"] == "merge"]
-    dots = merged
-    if len(merged) > points:
-        group = merged["step"] * points // len(merged)
-        dots = merged.loc[merged.groupby(group)["length"].idxmax()]
-    width = max(1, -(-len(merged) // bins))
-    mean = merged.groupby(merged["step"] // width * width, as_index=False).agg(
-        step=("step", "min"), last=("step", "max"), mean=("length", "mean")
-    )
-    mean["steps"] = [
-        f"{a:,}–{b:,}" if a != b else f"{a:,}" for a, b in zip(mean.step, mean["last"])
-    ]
-    jitter = 0.6 if len(dots) > 100 else 0
-    x = alt.X("step:Q", title="Creation step", axis=alt.Axis(format=",d", tickMinStep=1))
-    scatter = (
-        alt.Chart(dots[["id", "token", "step", "length"]])
-        # a little vertical jitter when there are many, so a length is a band, not a line
-        .transform_calculate(shown=f"datum.length + (random() - 0.5) * {jitter}")
-        .mark_circle(size=24 if len(dots) > 100 else 70, opacity=0.45, color="#4e79a7")
-        .encode(
-            x=x,
-            y=alt.Y("shown:Q", title="Token length (bytes)", axis=alt.Axis(tickMinStep=1)),
-            tooltip=[
-                alt.Tooltip("token:N", title="Token"),
-                alt.Tooltip("id:Q", title="Id", format="d"),
-                alt.Tooltip("step:Q", title="Step", format=",d"),
-                alt.Tooltip("length:Q", title="Bytes"),
-            ],
-        )
-    )
-    line = (
-        alt.Chart(mean)
-        .mark_line(color="#f28e2b", strokeWidth=2.5, opacity=0.9)
-        .encode(
-            x=x,
-            y="mean:Q",
-            tooltip=[
-                alt.Tooltip("steps:N", title="Steps"),
-                alt.Tooltip("mean:Q", title="Mean length (bytes)", format=".1f"),
-            ],
-        )
-    )
-    title = alt.TitleParams(
-        "Later merges make longer tokens",
-        subtitle=(
-            "Each dot is a token"
-            if len(dots) == len(merged)
-            else "The longest token of each stretch of steps"
-        )
-        + "; the orange line is the mean length",
-    )
-    return alt.layer(scatter, line, title=title)

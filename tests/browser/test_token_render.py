@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from explorer import Tokenizer
-from explorer.render import render_token, tokens_to_html
+from explorer.render import render_token
+from explorer.token_html import tokens_to_html
 
 ARABIC_WHOLE, ARABIC_BYTES = (
     "سلام",

@@ -1,0 +1,136 @@
+"""Animate's two charts: the winning pair's count and the corpus length at every step.
+
+The charts are drawn with altair and turned into Vega-Lite once per run; the current
+step is a tiny named dataset, so a step change swaps one row instead of rebuilding and
+revalidating the whole chart (altair takes tens of milliseconds for that).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import pandas as pd
+
+from explorer import MergeHistory, Tokenizer
+from ui.animation import pair_text, quoted
+
+MAX_CHART_POINTS = 600  # per chart line; the marked step is always exact
+
+
+MARKER_DATA = "current_step"
+
+
+def sample_steps(last: int, max_points: int = MAX_CHART_POINTS) -> list[int]:
+    """Steps 0..last evenly thinned to at most max_points, keeping both ends.
+
+    >>> sample_steps(10, 4)
+    [0, 3, 7, 10]
+    >>> sample_steps(3)
+    [0, 1, 2, 3]
+    """
+    if last + 1 <= max_points:
+        return list(range(last + 1))
+    return sorted({round(i * last / (max_points - 1)) for i in range(max_points)})
+
+
+def step_row(history: MergeHistory, step: int, tokenizer: Tokenizer) -> dict[str, Any]:
+    """What the charts say about one step (step 0 has no pair and no count)."""
+    if step == 0:
+        return {"step": 0, "count": None, "tokens": history.initial_length, "merge": "(bytes)"}
+    merge = history.steps[step - 1]
+    return {
+        "step": step,
+        "count": merge.count,
+        "tokens": merge.length_after,
+        "merge": f"{pair_text(tokenizer, merge.pair)} → {quoted(merge.token)}",
+    }
+
+
+def step_table(history: MergeHistory, tokenizer: Tokenizer) -> pd.DataFrame:
+    """One row per charted step (thinned for long histories)."""
+    rows = [step_row(history, s, tokenizer) for s in sample_steps(len(history.steps))]
+    return pd.DataFrame(rows, columns=["step", "count", "tokens", "merge"])
+
+
+_TOOLTIP = [
+    alt.Tooltip("step:Q", title="Step", format=","),
+    alt.Tooltip("merge:N", title="Merge"),
+    alt.Tooltip("count:Q", title="Pair count", format=","),
+    alt.Tooltip("tokens:Q", title="Corpus tokens", format=","),
+]
+
+
+_STEP_AXIS = alt.X(
+    "step:Q", title="Step (merges so far)", axis=alt.Axis(format=",d", tickMinStep=1)
+)
+
+
+def _with_marker(line: alt.Chart, field: str) -> alt.LayerChart:
+    """The line with a red rule and dot on the step in the MARKER_DATA dataset."""
+    marker = alt.Chart(alt.NamedData(name=MARKER_DATA))
+    # subtle: Vega gives a mark's SVG group an image role; with no marker (step 0 has no
+    # pair count) it is an unnamed image to a screen reader (axe-core: svg-img-alt). The
+    # marker repeats the step the narration states, so it is hidden from them.
+    rule = marker.mark_rule(color="#D62728", strokeWidth=2, aria=False).encode(
+        x="step:Q", tooltip=_TOOLTIP
+    )
+    dot = marker.mark_point(color="#D62728", filled=True, size=90, aria=False).encode(
+        x="step:Q", y=f"{field}:Q", tooltip=_TOOLTIP
+    )
+    return alt.layer(line, rule, dot).properties(height=260)
+
+
+def count_chart(table: pd.DataFrame) -> alt.LayerChart:
+    """The winning pair's count at each step, log scale, with the current step's marker."""
+    line = (
+        alt.Chart(table.dropna(subset=["count"]), title="How often the merged pair occurred")
+        .mark_line(color="#4C78A8", interpolate="step-after")
+        .encode(
+            x=_STEP_AXIS,
+            y=alt.Y(
+                "count:Q",
+                title="Pair count (log scale)",
+                scale=alt.Scale(type="log"),
+                axis=alt.Axis(format=",d", tickMinStep=1),
+            ),
+            tooltip=_TOOLTIP,
+        )
+    )
+    return _with_marker(line, "count")
+
+
+def length_chart(table: pd.DataFrame) -> alt.LayerChart:
+    """The corpus length in tokens after each step, with the current step's marker."""
+    line = (
+        alt.Chart(table, title="Corpus length after each step")
+        .mark_line(color="#4C78A8")
+        .encode(
+            x=_STEP_AXIS,
+            y=alt.Y(
+                "tokens:Q",
+                title="Tokens in the corpus",
+                scale=alt.Scale(zero=False),
+                axis=alt.Axis(format=",d", tickMinStep=1),
+            ),
+            tooltip=_TOOLTIP,
+        )
+    )
+    return _with_marker(line, "tokens")
+
+
+def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The chart as Vega-Lite, validated once; Streamlit applies its own theme."""
+    spec = chart.to_dict()
+    spec.pop("config", None)  # altair's default 300 x 300 view
+    return spec
+
+
+def marked(spec: dict[str, Any], row: dict[str, Any], field: str) -> dict[str, Any]:
+    """A copy of a chart spec marking one step (no marker when row has no `field`).
+
+    >>> marked({"datasets": {}}, {"step": 3, "count": 7}, "count")["datasets"]
+    {'current_step': [{'step': 3, 'count': 7}]}
+    """
+    rows = [row] if row.get(field) is not None else []
+    return {**spec, "datasets": {**spec.get("datasets", {}), MARKER_DATA: rows}}
