@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.markdown_blocks import KEPT_IN_BENCHMARKS, block  # noqa: E402
+from bench.markdown_blocks import KEPT_IN_BENCHMARKS, block, commit  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 CORPORA = ["tinyshakespeare", "multi_ja_th", "linux_kernel_c", "mix19"]
@@ -309,17 +309,6 @@ def app_figures(shared: Path) -> dict | None:
         print(f"app timing failed:\n{done.stderr[-2000:]}", flush=True)
         return None
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def commit() -> str:
-    """The checked-out commit, with "+changes" when the tree differs from it."""
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
-        return done.stdout.strip()
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def versions() -> str:

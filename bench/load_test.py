@@ -63,7 +63,7 @@ from bench.app_timing import (  # noqa: E402
     Milestone,
     percentile,
 )
-from bench.markdown_blocks import ROOM_OF_THIRTY, block, replace_block  # noqa: E402
+from bench.markdown_blocks import ROOM_OF_THIRTY, block, commit, replace_block  # noqa: E402
 from scripts.app_server import (  # noqa: E402
     BUSY,
     CHROMIUM,
@@ -541,17 +541,6 @@ async def run_deep_links(server: Server, args: argparse.Namespace) -> dict[str, 
 
 def command_line() -> str:
     return " ".join(["python", "bench/load_test.py", *sys.argv[1:]])
-
-
-def commit() -> str:
-    import subprocess
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
-        return done.stdout.strip()
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def fmt(figure: dict[str, float | None], unit: str = "s") -> str:

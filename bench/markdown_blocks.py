@@ -1,4 +1,4 @@
-"""Named blocks of a Markdown file that one script writes and another keeps.
+"""Named blocks of a Markdown file that one script writes and another keeps; the commit measured.
 
 bench/benchmark.py rewrites BENCHMARKS.md whole; bench/load_test.py owns one block of it.
 A block runs from `<!-- name -->` to `<!-- /name -->` (HTML comments: invisible on GitHub):
@@ -11,6 +11,11 @@ A block runs from `<!-- name -->` to `<!-- /name -->` (HTML comments: invisible 
 """
 
 from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _marks(name: str) -> tuple[str, str]:
@@ -40,3 +45,14 @@ def replace_block(document: str, name: str, body: str) -> str:
 # The blocks of BENCHMARKS.md that bench/benchmark.py keeps when it rewrites the file.
 ROOM_OF_THIRTY = "a-room-of-thirty"  # bench/load_test.py
 KEPT_IN_BENCHMARKS = (ROOM_OF_THIRTY,)
+
+
+def commit() -> str:
+    """The checked-out commit, with "+changes" when the tree differs from it."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+        return done.stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
