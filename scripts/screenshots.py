@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
-from app_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server  # beside this file
+from app_server import (  # beside this file
+    BUSY,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    IdleWatch,
+    running_server,
+)
 from playwright.sync_api import Page, sync_playwright
 
 # (file name, URL path): the default page, Train, lives at the root URL
@@ -35,17 +41,9 @@ SCREENS = [
 def wait_until_idle(page: Page, timeout_s: float = 60) -> None:
     """Wait until Streamlit has drawn the page and stopped running the script."""
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=timeout_s * 1000)
-    deadline = time.monotonic() + timeout_s
-    quiet_since = None
-    while time.monotonic() < deadline:
-        running = page.locator('[data-testid="stStatusWidget"]').count() > 0
-        if running:
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since > 1.5:
-            break
-        time.sleep(0.2)
+    watch = IdleWatch(quiet_seconds=1.5, timeout_seconds=timeout_s)
+    while not watch.settled(busy=page.locator(BUSY).count() > 0):
+        page.wait_for_timeout(200)
     # Widgets whose code loads lazily (buttons, number inputs, the token HTML) are grey
     # placeholders until it arrives: a picture taken then shows empty boxes.
     page.wait_for_selector('[data-testid="stSkeleton"]', state="detached", timeout=30_000)
