@@ -150,8 +150,20 @@ def find_safe_cut(path: Path, near: int, special_tokens: list[str]) -> tuple[int
         offset = begin + skip + len(window[:cut].encode("utf-8", "surrogatepass"))
         if cut == 0 or offset < near or _inside_special(window, cut, special_tokens):
             continue
-        return offset, window[cut]
+        # subtle: a special token that starts at the cut ends the text before it, as in
+        # memory; its first character is no look-ahead (gpt2's \s+(?!\S) would see it)
+        return offset, "" if _starts_special(window, cut, special_tokens) else window[cut]
     return None
+
+
+def _starts_special(text: str, cut: int, special_tokens: list[str]) -> bool:
+    """Whether a special token starts at `cut` (or may: `text` ends inside its first part).
+
+    >>> _starts_special("ab<|x|>", 2, ["<|x|>"]), _starts_special("ab<|", 2, ["<|x|>"])
+    (True, True)
+    """
+    rest = text[cut:]
+    return any(rest.startswith(s) or s.startswith(rest) for s in special_tokens if rest)
 
 
 def _inside_special(text: str, cut: int, special_tokens: list[str]) -> bool:
