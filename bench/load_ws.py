@@ -5,7 +5,7 @@ no frontend is parsed, laid out or painted, so the server has the machine to its
 Times run from sending a request to the message that answers it, read as it arrives:
 
 - a training: from the rerun request carrying the Train button's trigger to the
-  "Tokenizer: Pasted text · …" heading (`train_s`), and to the end of the run that
+  "Tokenizer: “first words…” · gpt4 · 500" heading (`train_s`), and to the end of the run that
   follows the page's `st.rerun()` (`train_settled_s`);
 - a step: from the request carrying the next-step trigger to the "After step N" label
   (`step_s`), and to the run's `script_finished` (`step_settled_s`);
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from bench.ws_client import connected
 from ui import state as keys
+from ui.run_spec import run_name
 
 if TYPE_CHECKING:
     from bench.load_test import DeepLink, Gate, Student
@@ -66,7 +67,8 @@ async def student(
             gate.arrive()
             arrived = True
             await gate.wait()
-            heading = f"Tokenizer: Pasted text · {pattern} ·"
+            # the heading's end: markdown escapes its first words ("Session 2\\. …")
+            heading = run_name("”", pattern, vocab)
             run = await client.rerun(trigger=keys.TRAIN_GO, until=heading)
             me.train_s, me.train_settled_s = run.shown_s, run.finished_s
             me.sidebar_run = run.widgets[keys.SIDEBAR_RUN].raw_value

@@ -10,6 +10,8 @@ few protobufs each instead of thirty renderers. What it does is what the fronten
   read `ForwardMsg`s until the run's `script_finished` (a run ended by `st.rerun()` says
   FINISHED_EARLY_FOR_RERUN and is followed by the next run);
 - keep the widget values it set and send them again while their widgets are on screen,
+  and name a clicked button's fragment (a delta's `fragment_id`), as the frontend does,
+  so the server reruns that fragment alone;
   keep the query string the server sets (`page_info_changed`), and cache the elements the
   server marks cacheable, listing their hashes so the server may send a reference instead.
 
@@ -37,7 +39,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import ClientConnection, connect
 
 FINISHED = ForwardMsg.ScriptFinishedStatus
-RUN_ENDS = {FINISHED.FINISHED_SUCCESSFULLY, FINISHED.FINISHED_WITH_COMPILE_ERROR}
+RUN_ENDS = {
+    FINISHED.FINISHED_SUCCESSFULLY,
+    FINISHED.FINISHED_WITH_COMPILE_ERROR,
+    FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,  # a click inside a fragment reruns it alone
+}
 WIDGET_PREFIX = "$$ID-"
 
 
@@ -79,6 +85,7 @@ class StreamlitClient:
     def __init__(self, socket: ClientConnection) -> None:
         self.socket = socket
         self.ids: dict[str, str] = {}  # widget key -> its id in the latest run
+        self.fragments: dict[str, str] = {}  # widget key -> the fragment that drew it
         self.values: dict[str, WidgetState] = {}  # widget key -> the value we set
         self.pages: dict[str, str] = {}  # url path ("" for the default) -> page hash
         self.page_hash = ""
@@ -102,6 +109,7 @@ class StreamlitClient:
             state.widget_states.widgets.append(
                 WidgetState(id=self.ids[trigger], trigger_value=True)
             )
+            state.fragment_id = self.fragments.get(trigger, "")
         return message
 
     async def rerun(
@@ -144,7 +152,10 @@ class StreamlitClient:
                 self.query_string = message.page_info_changed.query_string
             elif kind == "new_session":
                 self.page_hash = message.new_session.page_script_hash
-                self.ids = {}  # a new run: the widgets on screen are the ones it draws
+                if not message.metadata.run.fragment_ids:
+                    # a new run of the page: the widgets on screen are the ones it draws
+                    # (a fragment's run leaves the others where they are)
+                    self.ids, self.fragments = {}, {}
             elif kind == "script_finished":
                 run.statuses.append(message.script_finished)
                 if message.script_finished in RUN_ENDS:
@@ -162,6 +173,7 @@ class StreamlitClient:
         key = widget_key(getattr(inner, "id", "") or "")
         if key is not None:
             self.ids[key] = inner.id
+            self.fragments[key] = message.delta.fragment_id
             run.widgets[key] = inner
         text = element_text(element)
         run.kinds.append(kind)

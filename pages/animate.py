@@ -1,8 +1,9 @@
 """Animate merges: watch training fuse one pair per step, on a passage of the corpus.
 
-Step k shows the tokenizer of the first k merges. The controls rerun the whole page;
-while the play flag is set, the stage (a fragment) reruns itself on a timer and the charts
-follow at most once a second. Nothing here trains or loops over merges.
+Step k shows the tokenizer of the first k merges. Everything that changes with the step
+(the controls, the stage and the charts' marker) is one fragment: a click on a control
+reruns that alone, not the page, and while the play flag is set it reruns itself on a
+timer. Nothing here trains or loops over merges.
 """
 
 from __future__ import annotations
@@ -124,7 +125,26 @@ def passage_input(run: Run) -> str:
     return str(st.session_state[keys.ANIMATE_PASSAGE])
 
 
-# --- controls (full reruns) and the stage (a fragment that ticks while playing) --------
+# --- the step: controls, stage and charts, one fragment that ticks while playing ------
+
+
+def step_view(
+    run: Run, history: MergeHistory, passage: str, interval: float | None, last: int
+) -> None:
+    """The step on screen and its controls, as a fragment: a step costs this, not the page.
+
+    Play, pause and a new speed change the fragment's timer, which only the page sets.
+    """
+    state = st.session_state
+    if interval is not None:
+        playback.tick(state, last)
+    if playback.wanted_timer(state) != interval:
+        st.rerun()  # the whole page: the new timer, and the slider back after playing
+    controls(last)
+    step = playback.shown_step(state, last)
+    with st.container(key=keys.ANIMATE_STAGE):
+        stage(run, history, passage, step, last)
+    charts(run, history, step)
 
 
 def controls(last: int) -> None:
@@ -179,16 +199,9 @@ def controls(last: int) -> None:
     )
 
 
-def stage(run: Run, history: MergeHistory, passage: str, interval: float | None) -> None:
-    """The merge, narration and passage of the step on screen; ticks while playing."""
-    state = st.session_state
-    last = len(history.steps)
-    if interval is not None:
-        playback.tick(state, last)
-    if playback.wanted_timer(state) != interval:
-        st.rerun()  # the end of playback: the whole page puts the slider back
-    step = playback.shown_step(state, last)
-    playing = bool(state.get(keys.ANIMATE_PLAYING))
+def stage(run: Run, history: MergeHistory, passage: str, step: int, last: int) -> None:
+    """The merge, narration and passage of the step on screen (a progress bar if playing)."""
+    playing = bool(st.session_state.get(keys.ANIMATE_PLAYING))
     if playing:
         st.progress(step / last, text=f"Playing: step {step:,} of {last:,}")
     try:
@@ -237,9 +250,12 @@ def passage_html(
     )
 
 
-def charts(run: Run, history: MergeHistory) -> None:
-    """Pair count and corpus length along training, the step on screen marked."""
-    step = playback.shown_step(st.session_state, len(history.steps))
+def charts(run: Run, history: MergeHistory, step: int) -> None:
+    """Pair count and corpus length along training, the step on screen marked.
+
+    The lines are built and converted once per run; a step sends them as they are, with
+    a new one-row marker.
+    """
     count_spec, length_spec = charts_cached(history, run.tokenizer, run.key)
     row = anim_charts.step_row(history, step, run.tokenizer)
     counts, lengths = st.columns(2, gap="medium")
@@ -290,13 +306,10 @@ def main() -> None:
         )
     playback.follow_step(st.session_state, run.spec.name)
     playback.clamp_step(st.session_state, last)
-    controls(last)
     interval = playback.wanted_timer(st.session_state)
     if presenting():  # before and after, side by side, in large type on one screen
         passage = presenter_passage(passage)
-    with st.container(key=keys.ANIMATE_STAGE):
-        st.fragment(stage, run_every=interval)(run, history, passage, interval)
-    st.fragment(charts, run_every=playback.chart_timer(interval))(run, history)
+    st.fragment(step_view, run_every=interval)(run, history, passage, interval, last)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import html
 
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -190,12 +191,11 @@ def test_tick_advances_the_position_and_stops_at_the_last_step() -> None:
     assert state[keys.ANIMATE_STEP] == 0  # the slider's key is left alone while playing
     assert playback.shown_step(state, last=2) == 1
     assert playback.wanted_timer(state) == 1.0
-    assert playback.chart_timer(playback.wanted_timer(state)) == 1.0
     playback.tick(state, last=2)
     assert (
         state[keys.ANIMATE_PLAYING] is False and state[keys.ANIMATE_STEP] == 2
     )  # the slider's turn
-    assert playback.wanted_timer(state) is None and playback.chart_timer(None) is None
+    assert playback.wanted_timer(state) is None
     playback.tick(state, last=2)  # paused: nothing moves
     assert playback.shown_step(state, last=2) == 2
 
@@ -204,7 +204,7 @@ def test_fast_ticks_take_several_steps_but_never_pass_the_end() -> None:
     state = playing_at(5, speed=100)
     playback.tick(state, last=100)
     assert state[keys.ANIMATE_POSITION] == 25
-    assert playback.chart_timer(playback.wanted_timer(state)) == playback.MIN_CHART_SECONDS
+    assert playback.wanted_timer(state) == 1 / playback.MAX_TICKS_PER_SECOND
     state[keys.ANIMATE_POSITION] = 95
     playback.tick(state, last=100)
     assert state[keys.ANIMATE_STEP] == 100 and not state[keys.ANIMATE_PLAYING]
@@ -283,21 +283,32 @@ def test_charts_have_titles_axes_tooltips_and_a_marker(classic) -> None:
         assert spec["layer"][1]["data"] == {"name": anim_charts.MARKER_DATA}
         row = anim_charts.step_row(classic.history, 2, classic.tokenizer)
         shown = anim_charts.marked(spec, row, field)
-        assert shown["datasets"][anim_charts.MARKER_DATA] == [row]
+        assert marker_rows(shown) == [row]
         assert anim_charts.MARKER_DATA not in spec["datasets"]  # the cached spec is left alone
         assert row["merge"] == "('aa', 'a') → 'aaa'"
+
+
+def marker_rows(spec: dict) -> list[dict]:
+    """The marked step's rows, as the chart reads them from its Arrow dataset."""
+    data = spec["datasets"][anim_charts.MARKER_DATA]
+    return pa.ipc.open_stream(data).read_all().to_pylist()
 
 
 def test_step_zero_has_no_count_to_mark(classic) -> None:
     row = anim_charts.step_row(classic.history, 0, classic.tokenizer)
     assert row["count"] is None and row["tokens"] == 11
-    assert (
-        anim_charts.marked({"datasets": {}}, row, "count")["datasets"][anim_charts.MARKER_DATA]
-        == []
-    )
-    assert anim_charts.marked({"datasets": {}}, row, "tokens")["datasets"][
-        anim_charts.MARKER_DATA
-    ] == [row]
+    assert marker_rows(anim_charts.marked({"datasets": {}}, row, "count")) == []
+    assert marker_rows(anim_charts.marked({"datasets": {}}, row, "tokens")) == [row]
+
+
+def test_the_lines_are_sent_as_arrow_once_converted(classic) -> None:
+    table = anim_charts.step_table(classic.history, classic.tokenizer)
+    spec = anim_charts.chart_spec(anim_charts.length_chart(table))
+    (line,) = spec["datasets"].values()
+    assert isinstance(line, bytes)  # Streamlit sends bytes as they are, unconverted
+    assert [row["tokens"] for row in pa.ipc.open_stream(line).read_all().to_pylist()] == [
+        11, 9, 7, 5,
+    ]  # fmt: skip
 
 
 def test_narration_text_survives_html_escaping(classic) -> None:

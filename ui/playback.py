@@ -26,9 +26,6 @@ DEFAULT_SPEED = 1
 MAX_TICKS_PER_SECOND = 5  # faster speeds take several steps per tick
 
 
-MIN_CHART_SECONDS = 1.0  # the charts redraw at most this often while playing
-
-
 def timer(speed: float) -> tuple[float, int]:
     """Seconds between ticks and steps per tick, for `speed` steps per second.
 
@@ -49,11 +46,6 @@ def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
         if state.get(keys.ANIMATE_PLAYING)
         else None
     )
-
-
-def chart_timer(stage_timer: float | None) -> float | None:
-    """The charts follow playback at most once a second: redrawing them costs the most."""
-    return None if stage_timer is None else max(stage_timer, MIN_CHART_SECONDS)
 
 
 def shown_step(state: MutableMapping[str, Any], last: int) -> int:
