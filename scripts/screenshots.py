@@ -25,7 +25,7 @@ from playwright.sync_api import Page, sync_playwright
 # (file name, URL path): the default page, Train, lives at the root URL
 PAGES = [
     ("train", ""),
-    ("animate", "animate"),
+    ("animate", "animate?animate_step=5"),
     ("tokens", "tokens"),
     ("vocabulary", "vocabulary"),
     ("compare", "compare"),
