@@ -14,9 +14,10 @@ import streamlit as st
 from explorer.pretokenize import PatternError, compile_pattern, resolve_pattern
 from ui import run_store
 from ui import state as keys
-from ui.run_spec import BUNDLED_RUNS, RunKind, RunSpec, run_name, text_key
+from ui.run_spec import BUNDLED_RUNS, RunSpec, text_key
 from ui.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
+from ui.train_form import sample_corpus, training_spec
 
 
 def init_session() -> None:
@@ -120,18 +121,9 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
         compile_pattern(resolve_pattern(pattern))
     except PatternError:
         pattern = sample.pattern  # a link with a broken pattern opens on the sample's own
-    texts = (sample_text(sample.key),)
-    kind = RunKind.WORD_COUNTS if sample.word_counts else RunKind.TEXT
-    source = sample.title.split(" (")[0]
-    spec = RunSpec(
-        name=run_name(source, pattern, vocab_size),
-        source=sample.title,
-        text_key=text_key(texts),
-        vocab_size=vocab_size,
-        pattern=pattern,
-        kind=kind,
-    )
-    return spec, texts
+    corpus = sample_corpus(sample, sample_text(sample.key))
+    spec = training_spec(corpus, vocab_size, pattern, special_tokens=(), min_count=1)
+    return spec, corpus.texts
 
 
 def _int_param(name: str, default: int, low: int, high: int, params: Mapping[str, str]) -> int:

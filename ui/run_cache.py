@@ -92,7 +92,9 @@ def history_run_cached(
     return parse_model_with_history(_model_text, _history_text)
 
 
-@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
+# subtle: one entry per live run, like train_cached: with fewer, a room of thirty evicts
+# its own runs and every rerun reads and parses a run file again
+@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
 def stored_results_cached(
     store_key: str, _trained: tuple[Tokenizer, MergeHistory] | None = None
 ) -> tuple[Tokenizer, MergeHistory]:
@@ -123,11 +125,7 @@ def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokeni
 
 
 PRELOAD_VARIABLE = "BPE_EXPLORER_PRELOAD"  # "1": load the bundled vocabularies at start
-
-
 _preloading = threading.Lock()
-
-
 _preloader: threading.Thread | None = None
 
 
