@@ -32,6 +32,7 @@ from ui.runs import (
 )
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.shell import run_page
+from ui.token_view import follow_text, mark_edited
 
 NO_HISTORY = (
     "This tokenizer was {origin}: it has its merges but not a training history (pair "
@@ -72,20 +73,6 @@ def corpus_passage(run: Run) -> str:
     return excerpt(texts[0], anim.PASSAGE_CHARS)
 
 
-def sync_passage(run: Run) -> None:
-    """Follow the current run's corpus, unless the user typed a passage of their own."""
-    state = st.session_state
-    new_run = keys.follow_run(state, keys.ANIMATE_PASSAGE_RUN, run.spec.name)
-    typed = state.get(keys.ANIMATE_PASSAGE_EDITED)
-    if keys.ANIMATE_PASSAGE not in state or (new_run and not typed):
-        state[keys.ANIMATE_PASSAGE] = corpus_passage(run)
-        state[keys.ANIMATE_PASSAGE_EDITED] = False
-
-
-def mark_edited() -> None:
-    st.session_state[keys.ANIMATE_PASSAGE_EDITED] = True
-
-
 def reset_passage(passage: str) -> None:
     st.session_state[keys.ANIMATE_PASSAGE] = passage
     st.session_state[keys.ANIMATE_PASSAGE_EDITED] = False
@@ -98,7 +85,7 @@ def passage_input(run: Run) -> str:
     A run whose training text is not in the app starts from a bundled sample, and a
     caption says so.
     """
-    sync_passage(run)
+    follow_text(keys.ANIMATE_PASSAGE, corpus_passage(run), run.spec.name)  # unless typed
     if presenting():  # the passage is edited outside the presenter view
         return str(st.session_state[keys.ANIMATE_PASSAGE])
     sample = SAMPLES[DEFAULT_SAMPLE].title.split(" (")[0]
@@ -113,6 +100,7 @@ def passage_input(run: Run) -> str:
             height=140,
             max_chars=anim.MAX_PASSAGE_CHARS,
             on_change=mark_edited,
+            args=(keys.ANIMATE_PASSAGE,),
             persist_state="session",
             help="Any text: the steps are the ones training found on the corpus.",
         )
