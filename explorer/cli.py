@@ -219,7 +219,7 @@ def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> Training
             pattern=pattern,
             special_tokens=specials,
             min_count=min_count,
-            workers=max(1, args.workers),
+            workers=args.workers,  # _positive_int refused anything below 1
             progress=bar,
         )
     counts = _word_counts(args.files)
