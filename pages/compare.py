@@ -20,6 +20,7 @@ from ui.compare_charts import (
     tokens_at,
     training_counts_cached,
 )
+from ui.compare_pair import pair_section
 from ui.formatting import excerpt, markdown_text, plural
 from ui.runs import (
     Run,
@@ -340,6 +341,8 @@ def main() -> None:
     curve_section(run, size)
     st.divider()
     passage_section(run)
+    st.divider()
+    pair_section(run)
     st.divider()
     languages_section(run)
 
