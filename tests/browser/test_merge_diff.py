@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 from explorer import load_bundled
 from explorer.split_diff import differing_spans, token_boundaries
 from tests.browser.conftest import go_to, keyed, set_text_area, wait_until_idle
+from tests.browser.test_accessibility import assert_accessible
 
 LOADING_MS = 120_000  # a cold server loads GPT-2's, GPT-4's and GPT-4o's vocabularies first
 PASSAGE = "Tokenizers don't split “naïve” text the same way — ever. 12345 + 678 = 13023!"
@@ -67,3 +68,13 @@ def test_the_split_view_highlights_each_place_on_both_sides(app: Page) -> None:
         expect(places.last).to_have_attribute("data-place", str(count))
     color = views.first.evaluate("e => getComputedStyle(e).color")
     assert color == "rgb(89, 89, 89)"
+
+
+def test_both_views_pass_axe(app: Page) -> None:
+    go_to(app, "Compare")
+    merges = app.get_by_role("tabpanel").filter(has_text="Merges both learned")
+    expect(merges).to_be_visible(timeout=LOADING_MS)
+    assert_accessible(app, "Compare, merge by merge")
+    app.get_by_role("tab", name="Where they split the passage").click()
+    expect(app.locator(".sd-view").first).to_be_visible()
+    assert_accessible(app, "Compare, where the splits differ")
