@@ -203,3 +203,17 @@ def test_an_empty_passage_and_markup_in_it() -> None:
     app.text_area(key="compare_passage").input("<img src=x onerror=alert(1)> naïve 😀").run()
     views = split_views(app)
     assert len(views) == 2 and all("<img" not in view and "&lt;" in view for view in views)
+
+
+def test_the_example_trains_none_beside_gpt4_and_compares_them() -> None:
+    app = open_app("compare")
+    app.button(key="compare_pair_example").click().run()
+    assert not app.exception, app.exception
+    none = "Shakespeare · none · 2k"
+    assert app.sidebar.selectbox(key="sidebar_run").value == none
+    assert app.selectbox(key="compare_pair_a").value == none
+    assert app.selectbox(key="compare_pair_b").value == SAMPLE  # the run it replaced
+    assert metric_values(app)["First divergence"] == "merge 1"
+    only_none = set(app.dataframe[-2].value["Token"])
+    assert {"e·", ",·"} <= only_none  # tokens that end in a space: `gpt4` never makes them
+    assert not {"e·", ",·"} & set(app.dataframe[-1].value["Token"])

@@ -3,18 +3,20 @@ each at the size the app views it; then their merges (ui/compare_merges.py) and 
 they split the page's passage differently (ui/compare_splits.py).
 
 A session run is compared at its viewed size (the sidebar's for the sidebar's run, its
-full size otherwise). OpenAI's vocabularies are long (GPT-4o makes 199,998 merges), so
+full size otherwise). OpenAI's vocabularies are long (GPT-4o makes 199,742 merges), so
 unless the user asks for them in full, one is cut to the size of the other side:
 
-    >>> compared_sizes(2_000, False, 200_255, True, full=False)
+    >>> compared_sizes(2_000, False, 199_998, True, full=False)
     (2000, 2000)
     >>> compared_sizes(50_257, True, 100_256, True, full=False)  # both OpenAI's: the smaller
     (50257, 50257)
-    >>> compared_sizes(2_000, False, 200_255, True, full=True)
-    (2000, 200255)
+    >>> compared_sizes(2_000, False, 199_998, True, full=True)
+    (2000, 199998)
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import streamlit as st
 
@@ -23,14 +25,23 @@ from ui.compare_merges import merges_section
 from ui.compare_side import Side
 from ui.compare_splits import splits_section
 from ui.run_cache import tokenizer_at
-from ui.run_spec import BUNDLED_RUNS, RunKind, RunSpec
-from ui.runs import Run, bundled_spec, load_run, run_specs, view_vocab_size
+from ui.run_spec import BUNDLED_RUNS, RunKind, RunSpec, run_name
+from ui.runs import (
+    Run,
+    add_run,
+    bundled_spec,
+    load_run,
+    run_specs,
+    texts_of,
+    train_spec,
+    view_vocab_size,
+)
 from ui.token_view import fmt_int, preset
 
 EXAMPLE = (
-    "Try: train one text twice on the Train page, with pattern `none` and with `gpt4`, and "
-    "compare the two here. `none` lets merges cross spaces and punctuation, so the two part "
-    "ways within a few merges and `none` learns tokens such as `e t` that `gpt4` never can."
+    "Try one text trained twice, with pattern `none` and with `gpt4`: `none` lets merges "
+    "cross spaces and punctuation, so the two part at once, and `none` learns tokens that "
+    "end in a space, such as “the ” and “, ”, which `gpt4` never makes."
 )
 
 
@@ -55,15 +66,20 @@ def bundled_choices() -> dict[str, str]:
 
 
 def choose(run: Run) -> tuple[Run, Run] | None:
-    """The A and B pickers (A starts as the sidebar's run); None after an error is shown."""
+    """The A and B pickers; None after an error is shown.
+
+    A follows the sidebar's run; when that changes, B becomes the run it replaced.
+    """
     session = {spec.name: spec for spec in run_specs()}
     bundled = {name: key for name, key in bundled_choices().items() if name not in session}
     names = [*session, *bundled]
     others = [name for name in session if name != run.spec.name]
     default_b = others[-1] if others else next(n for n in PREFERRED_B if n != run.spec.name)
+    before = st.session_state.get(keys.COMPARE_PAIR_RUN)
     if keys.follow_run(st.session_state, keys.COMPARE_PAIR_RUN, run.spec.name):
-        st.session_state[keys.COMPARE_PAIR_A] = run.spec.name  # a new sidebar run is A
-        st.session_state[keys.COMPARE_PAIR_B] = default_b
+        # a new sidebar run is A, and the one it replaced (if any) B
+        st.session_state[keys.COMPARE_PAIR_A] = run.spec.name
+        st.session_state[keys.COMPARE_PAIR_B] = before if before in session else default_b
     preset(keys.COMPARE_PAIR_A, run.spec.name, lambda name: name in names)
     preset(keys.COMPARE_PAIR_B, default_b, lambda name: name in names)
     picked = []
@@ -115,10 +131,41 @@ def _size_note(side: Side) -> str:
     return f"{side.letter} at vocab size {fmt_int(side.size)}: {merges} merges, {extent}"
 
 
+def example_spec(spec: RunSpec) -> RunSpec | None:
+    """The sidebar's run trained again with the other of `none` and `gpt4`, as Train would
+    name it; None for a run the app did not train on a text.
+
+    >>> example_spec(RunSpec("Shakespeare · gpt4 · 2k", "s", "k", 2000, "gpt4")).name
+    'Shakespeare · none · 2k'
+    """
+    if spec.kind is not RunKind.TEXT:
+        return None
+    pattern = "gpt4" if spec.pattern == "none" else "none"
+    source = spec.name.split(" · ")[0]  # run_name's first part: the corpus's short name
+    return replace(spec, name=run_name(source, pattern, spec.vocab_size), pattern=pattern)
+
+
+def example_button(run: Run) -> None:
+    """The suggested comparison, and a button that trains it (then A is the new run)."""
+    other = example_spec(run.spec)
+    if other is None:
+        st.caption(EXAMPLE)
+        return
+    text, button = st.columns([3, 1], vertical_alignment="center")
+    text.caption(EXAMPLE)
+    label = f"Train with `{other.pattern}` and compare"
+    if button.button(label, key=keys.COMPARE_PAIR_EXAMPLE, width="stretch"):
+        texts = texts_of(run.spec)
+        with st.spinner(f"Training {other.name}…"):
+            train_spec(other, texts)
+        add_run(other, texts)  # the new run becomes the sidebar's, so A; B the one before
+        st.rerun()
+
+
 def pair_section(run: Run) -> None:
     """Two tokenizers: their merges compared, and where they split the passage differently."""
     st.subheader("Two tokenizers, merge by merge")
-    st.caption(EXAMPLE)
+    example_button(run)
     chosen = choose(run)
     if chosen is None:
         return

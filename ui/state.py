@@ -108,6 +108,7 @@ COMPARE_RIGHT = "compare_right"
 COMPARE_PAIR_A = "compare_pair_a"  # two tokenizers, merge by merge (ui/compare_pair.py)
 COMPARE_PAIR_B = "compare_pair_b"
 COMPARE_PAIR_RUN = "compare_pair_run"  # the sidebar run A followed: a new one becomes A
+COMPARE_PAIR_EXAMPLE = "compare_pair_example"  # trains the run again with none (or gpt4)
 COMPARE_PAIR_FULL = "compare_pair_full"  # OpenAI's vocabularies in full, not cut to the other
 COMPARE_ONLY_A_QUERY = "compare_only_a_query"  # the filters of the merges only one learned
 COMPARE_ONLY_B_QUERY = "compare_only_b_query"
