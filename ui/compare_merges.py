@@ -9,6 +9,7 @@ the first merge at which they part ways. The comparison is explorer.merge_diff's
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import altair as alt
 import pandas as pd
@@ -106,6 +107,17 @@ def lone_frame(merges: Sequence[LoneMerge]) -> pd.DataFrame:
     )
 
 
+@st.cache_resource(max_entries=16, ttl="1h", show_spinner=False)
+def lone_frame_cached(_merges: Sequence[LoneMerge], table_key: str) -> pd.DataFrame:
+    """lone_frame, once per table (GPT-4o's in full has ~190,000 rows): do not change it."""
+    return lone_frame(_merges)
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """A table as CSV, made when the user asks for it (a download button's callable)."""
+    return frame.to_csv(index=False).encode("utf-8")
+
+
 def filtered(frame: pd.DataFrame, query: str) -> pd.DataFrame:
     """Rows whose token (as shown, or with real spaces) or hex contains the query."""
     query = query.strip("\n").casefold()
@@ -168,7 +180,9 @@ def merge_tokens_at(side: Side, number: int) -> str | None:
     return token_label(side.tokenizer.vocab[255 + number])
 
 
-def lone_table(title: str, merges: Sequence[LoneMerge], query_key: str, file_name: str) -> None:
+def lone_table(
+    title: str, merges: Sequence[LoneMerge], query_key: str, file_name: str, table_key: str
+) -> None:
     """A searchable table of merges one tokenizer alone learned, with a CSV download."""
     st.markdown(f"**{markdown_text(title)}**")
     if not merges:
@@ -181,14 +195,14 @@ def lone_table(title: str, merges: Sequence[LoneMerge], query_key: str, file_nam
         help="Shows the merges whose token contains this text (· or a space for spaces), "
         "or whose bytes contain these hex digits.",
     )
-    rows = filtered(lone_frame(merges), query)
+    rows = filtered(lone_frame_cached(merges, table_key), query)
     shown = rows.head(MAX_ROWS)
     st.dataframe(shown, hide_index=True, width="stretch", height=320)
     cut = f"; the first {fmt_int(MAX_ROWS)} are shown" if len(rows) > MAX_ROWS else ""
     st.caption(f"{plural(len(rows), 'merge')}{' match' if query else ''}{cut}.")
     st.download_button(
         "Download as CSV",
-        rows.to_csv(index=False).encode("utf-8"),
+        partial(csv_bytes, rows),  # only when clicked: ~2 s for GPT-4o's in full
         file_name=file_name,
         mime="text/csv",
         key=f"{query_key}_csv",
@@ -233,6 +247,7 @@ def merges_section(a: Side, b: Side) -> None:
             diff.only_a,
             keys.COMPARE_ONLY_A_QUERY,
             "merges-only-in-a.csv",
+            f"{a.key}|{b.key}|A",
         )
     with right:
         lone_table(
@@ -240,4 +255,5 @@ def merges_section(a: Side, b: Side) -> None:
             diff.only_b,
             keys.COMPARE_ONLY_B_QUERY,
             "merges-only-in-b.csv",
+            f"{a.key}|{b.key}|B",
         )
