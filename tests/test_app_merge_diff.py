@@ -158,7 +158,10 @@ def test_a_run_compared_with_itself_says_so() -> None:
 def test_a_run_with_no_merges_says_so() -> None:
     app = open_app("compare")
     app.sidebar.slider(key="sidebar_view_size").set_value(256).run()
-    assert any("has no merges at vocab size 256" in text for text in texts_of(app.info))
+    both = f"A ({SAMPLE}) and B ({GPT4}) have no merges at vocab size 256"  # GPT-4 is cut to A
+    assert any(both in text for text in texts_of(app.info))
+    app.toggle(key="compare_pair_full").set_value(True).run()
+    assert any(f"A ({SAMPLE}) has no merges" in text for text in texts_of(app.info))
     assert not metric_values(app)
     assert "A at vocab size 256: 0 merges, of 1,744" in " ".join(texts_of(app.caption))
 

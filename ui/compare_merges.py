@@ -223,7 +223,8 @@ def merges_section(a: Side, b: Side) -> None:
     if empty:
         names = " and ".join(f"{s.letter} ({s.name})" for s in empty)
         st.info(
-            f"{names} has no merges at vocab size 256 (bytes only), so there is nothing to "
+            f"{names} {'has' if len(empty) == 1 else 'have'} no merges at vocab size 256 "
+            "(bytes only), so there is nothing to "
             "compare merge by merge. Raise the sidebar's view size or choose another tokenizer."
         )
         return
