@@ -35,6 +35,25 @@ def single_bytes_at_every_size(tokenizer: Tokenizer, text: str) -> list[int]:
     return counts
 
 
+def tokens_and_single_bytes(
+    tokenizer: Tokenizer, texts: Iterable[str]
+) -> tuple[list[int], list[int]]:
+    """Tokens and single-byte tokens of several texts (summed) at every vocab size.
+
+    One encode per text gives both: `tokens_and_single_bytes(Tokenizer([(97, 97)]), ["aab"])`
+    is `([3, 2], [3, 1])`.
+    """
+    size, applied = 0, [0] * len(tokenizer.merges)
+    for text in texts:  # applications add up over texts: one tree walk each
+        size += byte_length(text)
+        applied = [a + b for a, b in zip(applied, merge_applications(tokenizer, text))]
+    tokens, singles = [size], [size]
+    for (left, right), count in zip(tokenizer.merges, applied):
+        tokens.append(tokens[-1] - count)
+        singles.append(singles[-1] - count * ((left < 256) + (right < 256)))
+    return tokens, singles
+
+
 def unseen_characters(training: Iterable[str], heldout: Iterable[str]) -> list[tuple[str, int]]:
     """Characters of `heldout` that never occur in `training`, with their counts there.
 

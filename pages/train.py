@@ -7,7 +7,7 @@ from typing import Any
 import streamlit as st
 
 from ui import formatting as fmt
-from ui import links, progress, train_results
+from ui import links, progress, train_holdout, train_results
 from ui import state as keys
 from ui import tokenizer_files as ts
 from ui import train_form as form
@@ -188,6 +188,7 @@ def settings() -> None:
         help="Stop when the most frequent pair occurs fewer times than this.",
         persist_state="session",
     )
+    train_holdout.holdout_controls(words)
 
 
 def is_word_counts() -> bool:
@@ -221,8 +222,15 @@ def requested_run() -> tuple[RunSpec, form.Corpus]:
     pattern = form.chosen_pattern(state[keys.TRAIN_PATTERN], state[keys.TRAIN_REGEX])
     corpus = read_corpus()
     specials = form.parse_special_tokens(state[keys.TRAIN_SPECIALS])
+    held_out = train_holdout.chosen_percent(corpus)
+    train_holdout.check_holdout(corpus, held_out)
     spec = form.training_spec(
-        corpus, int(state[keys.TRAIN_VOCAB]), pattern, specials, int(state[keys.TRAIN_MIN_COUNT])
+        corpus,
+        int(state[keys.TRAIN_VOCAB]),
+        pattern,
+        specials,
+        int(state[keys.TRAIN_MIN_COUNT]),
+        held_out,
     )
     return spec, corpus
 
@@ -259,6 +267,9 @@ def train_form() -> None:
             st.error(fmt.sentence(str(exc)))
     else:
         left.caption(form.describe_corpus(request[1]))
+        held_out = train_holdout.check_holdout(request[1], request[0].holdout_percent)
+        if held_out:
+            left.caption(held_out)
     clicked = st.button(
         "Train",
         key=keys.TRAIN_GO,

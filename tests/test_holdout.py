@@ -10,9 +10,14 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from explorer.holdout import HoldoutError, SplitUnit, split_holdout
+from explorer.stats import tokens_at_every_size
 from explorer.tokenizer import Tokenizer
 from explorer.train import train
-from explorer.unseen import single_bytes_at_every_size, unseen_characters
+from explorer.unseen import (
+    single_bytes_at_every_size,
+    tokens_and_single_bytes,
+    unseen_characters,
+)
 
 # text with many newlines, blank lines, CRLF, combining marks and astral characters
 PARTS = ["a", "é", "e\u0301", "\u0301", "😀", "👍🏽", " ", "\n", "\n\n", "\r\n", "\t", "字"]
@@ -126,6 +131,16 @@ def test_single_bytes_property(training: str, other: str) -> None:
     for k, count in enumerate(counts):
         ids = Tokenizer(tokenizer.merges[:k]).encode_ordinary(other)
         assert count == sum(1 for i in ids if i < 256)
+
+
+def test_several_texts_sum_at_every_size(sample_text: str) -> None:
+    tokenizer = train(sample_text[:5000], 330, pattern="gpt4").tokenizer
+    texts = [sample_text[5000:6000], "", "naïve café 😀", sample_text[9000:9500]]
+    tokens, singles = tokens_and_single_bytes(tokenizer, texts)
+    assert tokens == [sum(c) for c in zip(*(tokens_at_every_size(tokenizer, t) for t in texts))]
+    assert singles == [
+        sum(c) for c in zip(*(single_bytes_at_every_size(tokenizer, t) for t in texts))
+    ]
 
 
 def test_unseen_characters_with_counts() -> None:

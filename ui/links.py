@@ -22,7 +22,7 @@ from ui.run_spec import RunSpec
 from ui.samples import SAMPLES, Sample
 from ui.state import MAX_LINK_TEXT
 
-RUN_PARAMS = ("run", "sample", "vocab", "pattern", "view")
+RUN_PARAMS = ("run", "sample", "vocab", "pattern", "holdout", "view")
 PAGE_PARAMS = {"tokens": ("text",), "vocabulary": ("token",)}  # a page's url_path -> its own
 
 
@@ -39,6 +39,8 @@ def url_params(spec: RunSpec, view_size: int | None = None) -> dict[str, str]:
     sample = sample_of(spec)
     if sample is not None:
         params.update(sample=sample.key, vocab=str(spec.vocab_size), pattern=spec.pattern)
+        if spec.holdout_percent:  # only when set: other links stay as they were
+            params["holdout"] = str(spec.holdout_percent)
     if view_size is not None:
         params["view"] = str(view_size)
     return params

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
+from explorer.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, split_holdout
 from explorer.pretokenize import PatternError, compile_pattern, resolve_pattern
 from ui import run_store
 from ui import state as keys
@@ -50,7 +51,9 @@ def open_linked_run() -> None:
         _seed_link_state(spec)
         return
     settings = {
-        n: st.query_params[n] for n in ("sample", "vocab", "pattern") if n in st.query_params
+        n: st.query_params[n]
+        for n in ("sample", "vocab", "pattern", "holdout")
+        if n in st.query_params
     }
     from_url = default_spec(settings) if "sample" in settings else None
     if from_url is not None and from_url[0].store_key == key:  # the same run, trained again
@@ -122,8 +125,21 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
     except PatternError:
         pattern = sample.pattern  # a link with a broken pattern opens on the sample's own
     corpus = sample_corpus(sample, sample_text(sample.key))
-    spec = training_spec(corpus, vocab_size, pattern, special_tokens=(), min_count=1)
+    held_out = 0 if sample.word_counts else _holdout_param(params, corpus.texts)
+    spec = training_spec(corpus, vocab_size, pattern, (), 1, held_out)
     return spec, corpus.texts
+
+
+def _holdout_param(params: Mapping[str, str], texts: tuple[str, ...]) -> int:
+    """The link's held-out share (`holdout=10`), when the sample can hold it out; else 0."""
+    percent = _int_param("holdout", 0, 0, MAX_PERCENT, params)
+    if percent < MIN_PERCENT:
+        return 0
+    try:
+        split_holdout(texts, percent)
+    except HoldoutError:
+        return 0
+    return percent
 
 
 def _int_param(name: str, default: int, low: int, high: int, params: Mapping[str, str]) -> int:

@@ -65,16 +65,22 @@ class RunSpec:
     special_tokens: tuple[str, ...] = ()
     min_count: int = 1
     kind: RunKind = RunKind.TEXT
+    holdout_percent: int = 0  # the share of the corpus not trained on (explorer/holdout.py)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", RunKind(self.kind))  # "text" is taken as RunKind.TEXT
 
     @property
     def settings(self) -> str:
-        """A plain string of what decides the run's results (not its name): a cache key."""
+        """A plain string of what decides the run's results (not its name): a cache key.
+
+        A held-out share is added only when there is one, so every run without one keeps
+        the key (and so the link and the stored file) it always had.
+        """
+        held_out = f"|holdout={self.holdout_percent}" if self.holdout_percent else ""
         return (
             f"{self.kind}|{self.text_key}|{self.vocab_size}|{self.pattern}|"
-            f"{self.special_tokens}|{self.min_count}"
+            f"{self.special_tokens}|{self.min_count}{held_out}"
         )
 
     @property
@@ -89,7 +95,7 @@ class RunSpec:
 
     def as_dict(self) -> dict[str, object]:
         """The spec as JSON-ready values (`from_dict` reads them back)."""
-        return {
+        values: dict[str, object] = {
             "name": self.name,
             "source": self.source,
             "text_key": self.text_key,
@@ -99,6 +105,9 @@ class RunSpec:
             "min_count": self.min_count,
             "kind": self.kind.value,
         }
+        if self.holdout_percent:  # only when set: older files and keys stay as they were
+            values["holdout_percent"] = self.holdout_percent
+        return values
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> RunSpec:
@@ -107,8 +116,10 @@ class RunSpec:
         if not isinstance(specials, list) or not all(isinstance(s, str) for s in specials):
             raise TypeError("special_tokens is not a list of strings")
         vocab_size, min_count = data["vocab_size"], data["min_count"]
-        if not isinstance(vocab_size, int) or not isinstance(min_count, int):
-            raise TypeError("vocab_size and min_count must be whole numbers")
+        holdout_percent = data.get("holdout_percent", 0)
+        numbers = (vocab_size, min_count, holdout_percent)
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+            raise TypeError("vocab_size, min_count and holdout_percent must be whole numbers")
         return cls(
             name=str(data["name"]),
             source=str(data["source"]),
@@ -118,6 +129,7 @@ class RunSpec:
             special_tokens=tuple(specials),
             min_count=min_count,
             kind=RunKind(data["kind"]),
+            holdout_percent=holdout_percent,
         )
 
 

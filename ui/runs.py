@@ -30,6 +30,7 @@ from explorer.learner import ProgressCallback
 from explorer.pretokenize import preset_name
 from ui import run_store
 from ui import state as keys
+from ui.holdout_split import training_part
 from ui.run_cache import (
     history_run_cached,
     imported_cached,
@@ -189,9 +190,10 @@ def _documents(spec: RunSpec) -> tuple[str, ...]:
 def train_spec(
     spec: RunSpec, texts: tuple[str, ...], progress: ProgressCallback | None = None
 ) -> TrainingResult:
-    """Train what a spec describes on `texts` (once: the result is cached)."""
+    """Train what a spec describes on `texts` (once: the result is cached); a held-out
+    share of them is left out (ui/holdout_split.py)."""
     return train_cached(
-        texts,
+        training_part(spec, texts),
         spec.vocab_size,
         spec.pattern,
         spec.special_tokens,

@@ -158,11 +158,16 @@ def training_spec(
     pattern: str,
     special_tokens: tuple[str, ...],
     min_count: int,
+    holdout_percent: int = 0,
 ) -> RunSpec:
-    """The run to add for these inputs (word counts have no pre-tokenizer)."""
+    """The run to add for these inputs (word counts have no pre-tokenizer).
+
+    A held-out share is named in the run's name: "Shakespeare, 10 % held out · gpt4 · 2k".
+    """
     pattern = "none" if corpus.kind is RunKind.WORD_COUNTS else pattern
+    short = f"{corpus.short}, {holdout_percent} % held out" if holdout_percent else corpus.short
     return RunSpec(
-        name=run_name(corpus.short, pattern, vocab_size),
+        name=run_name(short, pattern, vocab_size),
         source=corpus.source,
         text_key=text_key(corpus.texts),
         vocab_size=vocab_size,
@@ -170,6 +175,7 @@ def training_spec(
         special_tokens=special_tokens,
         min_count=min_count,
         kind=corpus.kind,
+        holdout_percent=holdout_percent,
     )
 
 
