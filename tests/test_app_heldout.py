@@ -220,6 +220,7 @@ def test_compare_draws_training_and_held_out_together() -> None:
     assert any(line.startswith("**Held\\-out text**: ") for line in markdown(app))
     labels = [m.label for m in app.metric]
     assert "Held-out text at vocab size 2,000" in labels
+    assert "Characters never seen in training" in labels
     assert "Held-out bytes as single-byte tokens at 2,000" in labels
     share = next(m for m in app.metric if m.label.startswith("Held-out bytes as"))
     assert 0 < float(str(share.value).rstrip("%")) < 100
@@ -227,9 +228,7 @@ def test_compare_draws_training_and_held_out_together() -> None:
     rows = fallback[1][0]
     assert rows["Share of bytes"].iloc[0] == 1.0  # bytes only: every byte is its own token
     assert rows["Share of bytes"].is_monotonic_decreasing
-    assert (
-        fallback[0]["layer"][0]["encoding"]["y"]["title"] == "Share of bytes as single-byte tokens"
-    )
+    assert fallback[0]["layer"][0]["encoding"]["y"]["title"] == "Single-byte share"
     app.sidebar.slider(key="sidebar_view_size").set_value(256).run()
     share = next(m for m in app.metric if m.label.startswith("Held-out bytes as"))
     assert share.value == "100.0%"

@@ -40,6 +40,7 @@ GAP_LINE = (
 )
 FALLBACK_TITLE = "Held-out bytes left as single-byte tokens"
 FALLBACK_SUBTITLE = "Bytes no merge covered (ids 0–255). Lower is better. Hover for values."
+FALLBACK_COLOR = "#54A24B"  # the held-out curve's green on the compression chart
 CHAR_COLUMNS = ["Character", "Code point", "Name", "Count"]
 
 
@@ -133,39 +134,43 @@ def heldout_section(run: Run, size: int) -> None:
     st.markdown(GAP_LINE)
     tokens, singles = heldout_counts_cached(run.tokenizer, run.key, split.heldout_texts())
     training = training_counts_cached(run.history, run.key)
-    heldout_metrics(split, training, tokens, singles, size)
+    unseen = unseen_table(run.key, split)
+    heldout_metrics(split, training, (tokens, singles), len(unseen), size)
     st.altair_chart(fallback_chart(singles, size), width="stretch")
-    characters_table(run, split)
+    characters_table(unseen)
 
 
 def heldout_metrics(
     split: HoldoutSplit,
     training: Sequence[int],
-    tokens: Sequence[int],
-    singles: Sequence[int],
+    counts: tuple[Sequence[int], Sequence[int]],
+    unseen: int,
     size: int,
 ) -> None:
-    """Bytes per token of both texts at the viewed size, and the single-byte share."""
+    """The held-out text at the viewed size against training, its single-byte share, and
+    how many characters training never saw. `counts`: its tokens and single-byte tokens."""
+    tokens, singles = counts
     trained, held = curve_ratio_at(training, size), curve_ratio_at(tokens, size)
     share = singles[min(size - 256, len(singles) - 1)] / singles[0] if singles[0] else 0.0
     units = split.held_out_units()
     left, middle, right = st.columns(3)
     left.metric(
-        f"Training text at vocab size {fmt_int(size)}",
-        f"{fmt_ratio(trained)} bytes/token",
-        help=f"{fmt_int(training[0])} bytes trained on",
-    )
-    middle.metric(
         f"Held-out text at vocab size {fmt_int(size)}",
         f"{fmt_ratio(held)} bytes/token",
-        f"{held / trained - 1:+.1%} vs training text" if trained else None,
-        help=f"{fmt_int(tokens[0])} bytes in {plural(units, str(split.unit))}, "
-        f"{split.percent} % of the {split.unit}s, never trained on",
+        f"{held / trained - 1:+.0%} vs training text" if trained else None,
+        help=f"{fmt_int(tokens[0])} bytes in {plural(units, str(split.unit))} "
+        f"({split.percent} % of the {split.unit}s), never trained on; the training text "
+        f"has {fmt_ratio(trained)} bytes per token at this size.",
     )
-    right.metric(
+    middle.metric(
         f"Held-out bytes as single-byte tokens at {fmt_int(size)}",
         f"{share:.1%}",
         help="Bytes no merge covered: each is a token of its own (ids 0–255).",
+    )
+    right.metric(
+        "Characters never seen in training",
+        fmt_int(unseen),
+        help="Distinct characters of the held-out text that the training text never has.",
     )
 
 
@@ -195,36 +200,36 @@ def fallback_chart(singles: Sequence[int], view_size: int) -> alt.LayerChart:
         axis=alt.Axis(format=",d"),
         scale=alt.Scale(nice=False, zero=False),
     )
-    line = (
-        alt.Chart(fallback_rows(singles))
-        .mark_line(color="#54A24B", strokeWidth=2, point=alt.OverlayMarkDef(size=0))
-        .encode(
-            x,
-            alt.Y(
-                "Share of bytes:Q",
-                title="Share of bytes as single-byte tokens",
-                axis=alt.Axis(format=".0%"),
-            ),
-            tooltip=[
-                alt.Tooltip("Vocab size:Q", format=",d"),
-                alt.Tooltip("Share of bytes:Q", format=".1%"),
-                alt.Tooltip("Single-byte tokens:Q", format=",d"),
-            ],
-        )
+    y = alt.Y("Share of bytes:Q", title="Single-byte share", axis=alt.Axis(format=".0%"))
+    tooltip = [
+        alt.Tooltip("Vocab size:Q", format=",d"),
+        alt.Tooltip("Share of bytes:Q", format=".1%"),
+        alt.Tooltip("Single-byte tokens:Q", format=",d"),
+    ]
+    hover = alt.selection_point(
+        fields=["Vocab size"], nearest=True, on="pointerover", empty=False, clear="pointerout"
+    )
+    base = alt.Chart(fallback_rows(singles))
+    line = base.mark_line(color=FALLBACK_COLOR, strokeWidth=2).encode(x, y)
+    points = (
+        base.mark_circle(size=50, color=FALLBACK_COLOR)
+        .encode(x, y, opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0)), tooltip=tooltip)
+        .add_params(hover)
     )
     return (
-        alt.layer(line, *view_marks(view_size, x))
+        alt.layer(
+            line, points, *view_marks(view_size, x, at_right=2 * (view_size - 256) > len(singles))
+        )
         .properties(
             title=alt.TitleParams(FALLBACK_TITLE, subtitle=FALLBACK_SUBTITLE, anchor="start"),
-            height=220,
+            height=260,
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
 
 
-def characters_table(run: Run, split: HoldoutSplit) -> None:
-    """The held-out characters that training never saw, most frequent first."""
-    table = unseen_table(run.key, split)
+def characters_table(table: pd.DataFrame) -> None:
+    """The held-out characters that training never saw (unseen_table), most frequent first."""
     if table.empty:
         st.success("Every character of the held-out text also occurs in the training text.")
         return
