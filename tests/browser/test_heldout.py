@@ -20,6 +20,7 @@ from tests.browser.conftest import (
     sidebar_tokenizer_input,
     wait_until_idle,
 )
+from tests.browser.test_accessibility import assert_accessible
 
 HELD_OUT_RUN = "Shakespeare, 10 % held out · none · 10k"
 
@@ -71,3 +72,4 @@ def test_compare_shows_training_and_held_out_curves_and_the_bend(app: Page) -> N
     ).to_be_visible()
     fallback = main.locator('[data-testid="stVegaLiteChart"]', has_text="Held-out bytes left as")
     expect(fallback.locator("svg.marks, canvas").first).to_be_visible()
+    assert_accessible(app, "Compare with a held-out share")  # WCAG 2.1 AA, as every page
