@@ -7,7 +7,7 @@ import streamlit as st
 from explorer.stats import TextStats
 from ui import links
 from ui import state as keys
-from ui.formatting import plural
+from ui.formatting import RawHtml, plural
 from ui.runs import (
     Run,
     current_run_or_error,
@@ -163,7 +163,7 @@ def main() -> None:
         f"Hover a token to see its id, bytes, merge number and parents. "
         f"{COLOR_HELP[str(options['color_by'])]}"
     )
-    st.html(page)
+    st.html(RawHtml(page))
     show_counts(encoded.stats)
     show_specials(run, encoded)
     if len(encoded.ids) > MAX_RENDERED_TOKENS:

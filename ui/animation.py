@@ -74,6 +74,12 @@ def passage_frame(before: Tokenizer, after: Tokenizer, passage: str, new_id: int
     """
     start = before.encode_with_spans(passage, allowed_special="all")
     end = start if after is before else after.encode_with_spans(passage, allowed_special="all")
+    return frame_of(start, end, new_id)
+
+
+def frame_of(start: Encoding, end: Encoding, new_id: int | None) -> Frame:
+    """passage_frame from the passage's encodings with k - 1 and k merges, made elsewhere
+    (stepping forward, the page reuses the last step's "after" as this step's "before")."""
     fused = tuple(i for i, token in enumerate(end.ids) if token == new_id)
     starts = {end.byte_spans[i][0] for i in fused}
     pair = tuple(
@@ -228,6 +234,41 @@ _CARD_STYLE = (
     ".am-part,.am-new{outline:2px solid #000}"
     ".am-op{font-size:1.5rem;opacity:.7}"
     ".am-id{font-size:.95rem;opacity:.75;margin-left:.25rem}"
+)
+
+
+def pane_html(label: str, tokens: int, passage: str) -> str:
+    """A passage under its label: "<b>After step 3</b> · 5 tokens"; `passage` is safe HTML.
+
+    >>> pane_html("After step 3", 5, "<div class='bpe'></div>")[:61]
+    '<div class="am-pane"><p class="am-label"><strong>After step 3'
+    """
+    return (
+        f'<div class="am-pane"><p class="am-label"><strong>{html.escape(label)}</strong>'
+        f" · {tokens:,} tokens</p>{passage}</div>"
+    )
+
+
+def stage_html(panes: list[str], caption: str = "") -> str:
+    """A step's passages side by side (stacked on a phone) and their caption, as one block.
+
+    One element instead of seven (two columns, two labels, two passages, a caption):
+    Streamlit's cost per element (a message, its hash, a wake-up of the event loop) was
+    a large part of a step's server time. `panes` are safe HTML; `caption` is plain text.
+
+    >>> stage_html([], "a & b")  # doctest: +ELLIPSIS
+    '<style>...</style><div class="am-panes"></div><p class="am-caption">a &amp; b</p>'
+    """
+    note = f'<p class="am-caption">{html.escape(caption)}</p>' if caption else ""
+    return f'<style>{_STAGE_STYLE}</style><div class="am-panes">{"".join(panes)}</div>{note}'
+
+
+_STAGE_STYLE = (
+    ".am-panes{display:grid;gap:.5rem 1.5rem;"
+    "grid-template-columns:repeat(auto-fit,minmax(min(100%,20rem),1fr))}"
+    ".am-label{margin:0 0 .35rem}"
+    # Streamlit's caption: 14 px at 60 % of the text colour (#111: 5.2:1 on white)
+    ".am-caption{margin:0;font-size:.875rem;color:rgba(17,17,17,.6)}"
 )
 
 
