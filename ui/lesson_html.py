@@ -135,8 +135,12 @@ file and reload.</p></noscript>
 <div id="card"></div>
 <p id="narration" class="narration" aria-live="polite"></p>
 <div class="passages">
-<div class="passage" id="before-box"><h2 id="before-label"></h2><div id="before"></div></div>
-<div class="passage" id="after-box"><h2 id="after-label"></h2><div id="after"></div></div>
+<div class="passage" id="before-box"><h2 id="before-label"></h2>
+<div id="before" class="scroll" tabindex="0" role="region"
+ aria-labelledby="before-label"></div></div>
+<div class="passage" id="after-box"><h2 id="after-label"></h2>
+<div id="after" class="scroll" tabindex="0" role="region"
+ aria-labelledby="after-label"></div></div>
 </div>
 <p id="caption" class="caption"></p>
 </section>
