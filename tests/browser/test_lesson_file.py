@@ -1,10 +1,12 @@
 """The lesson file in Chromium, opened from disk with the network blocked: it steps with
 its buttons and the keyboard, says what the Animate page says, draws its charts and pair
-table, keeps the step in the URL, shows hostile text as text, and passes axe-core."""
+table, keeps the step in the URL, shows hostile text as text, and passes axe-core; and
+the one Animate downloads plays the same way."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,9 @@ from playwright.sync_api import Page, Route, expect
 
 from explorer import train
 from explorer.corpus import count_chunks
+from scripts.app_server import Server
 from scripts.make_lesson import SAMPLE_LESSON
+from tests.browser.conftest import IDLE_SECONDS, keyed, main_area, wait_until_idle
 from tests.browser.test_accessibility import BLOCKING, axe_violations, report
 from ui.animation import narration
 from ui.lesson_html import lesson_html
@@ -24,6 +28,13 @@ CLASSIC = train("aaabdaaabac", 259, pattern="none")
 @pytest.fixture
 def offline(page: Page) -> Iterator[list[str]]:
     """Every request the page makes; anything but a file:// one is aborted (and fails the test)."""
+    with guarded(page) as requests:
+        yield requests
+
+
+@contextmanager
+def guarded(page: Page) -> Iterator[list[str]]:
+    """Block the network for this page; afterwards, check nothing left it and no error."""
     requests: list[str] = []
 
     def guard(route: Route) -> None:
@@ -40,10 +51,6 @@ def offline(page: Page) -> Iterator[list[str]]:
     assert requests, "the guard saw no request: it is not in place"
     assert [url for url in requests if not url.startswith("file://")] == []
     assert errors == []
-
-
-def told(page: Page) -> str:
-    return page.locator("#narration").inner_text()
 
 
 def focus_nothing(page: Page) -> None:
@@ -152,3 +159,25 @@ def test_no_serious_accessibility_violation(page: Page, offline: list[str]) -> N
     violations = axe_violations(page)  # axe is injected inline: no request
     blocking = [v for v in violations if v["impact"] in BLOCKING]
     assert not blocking, report(violations)
+
+
+def test_animate_downloads_a_lesson_that_plays_offline(
+    page: Page, streamlit_server: Server, tmp_path: Path
+) -> None:
+    page.set_default_timeout(IDLE_SECONDS * 1000)
+    page.goto(f"{streamlit_server.url}animate?sample=aaabdaaabac&vocab=259&pattern=none")
+    wait_until_idle(page)
+    main_area(page).get_by_text("Lesson file: these steps").click()
+    with page.expect_download() as download:
+        keyed(page, "animate_lesson_download").get_by_role("button").click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name == "aaabdaaabac-none-259-lesson-3.html"
+
+    lesson = page.context.new_page()
+    with guarded(lesson):
+        lesson.goto(saved.as_uri())
+        lesson.keyboard.press("End")
+        expect(lesson.locator("#narration")).to_have_text(
+            narration(CLASSIC.history, 3, CLASSIC.tokenizer)
+        )
