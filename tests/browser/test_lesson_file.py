@@ -70,6 +70,10 @@ def test_the_sample_steps_with_buttons_and_keys(page: Page, offline: list[str]) 
     expect(page.locator("#step-label")).to_have_text("Step 1 of 3")
     expect(page.locator("#before .h")).to_have_count(4)  # a a, twice
     expect(page.locator("#after .h")).to_have_count(2)  # aa, twice
+    expect(page.locator("#after sub")).to_have_count(0)
+    page.get_by_label("Show token ids").check()
+    expect(page.locator("#after sub").first).to_have_text("256")
+    page.get_by_role("button", name="Step ▶").focus()
     page.keyboard.press("ArrowRight")  # the focused button leaves arrows to the page
     expect(page.locator("#narration")).to_have_text(says[2])
     assert page.url.endswith("#step=2")
