@@ -18,6 +18,7 @@ from ui import animation_charts as anim_charts
 from ui import playback
 from ui import state as keys
 from ui.formatting import RawHtml, excerpt, plural
+from ui.lesson_download import lesson_download
 from ui.present import presenter_passage, presenting
 from ui.run_spec import RunKind
 from ui.runs import (
@@ -291,6 +292,8 @@ def main() -> None:
     if run is None:
         return
     passage = passage_input(run)
+    if not presenting():
+        lesson_download(run, passage)
     if run.history is None:
         st.info(NO_HISTORY.format(origin=origin(run.spec)))
         show_static(run, passage)

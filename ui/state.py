@@ -70,6 +70,8 @@ ANIMATE_IDS = "animate_ids"
 ANIMATE_CONTROLS = "animate_controls"  # the row of step controls (a container)
 ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
 ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
+ANIMATE_LESSON_STEPS = "animate_lesson_steps"  # merges in the lesson file (ui/lesson_download.py)
+ANIMATE_LESSON_DOWNLOAD = "animate_lesson_download"
 
 # --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
 TOKENS = "tokens"  # prefix of tokens_text and tokens_load
