@@ -66,10 +66,10 @@ def tie_rule_argument(value: Any, name: str = "tie_rule") -> TieRule:
 
     >>> tie_rule_argument("lowest-ids")
     <TieRule.LOWEST_IDS: 'lowest-ids'>
-    >>> tie_rule_argument("lowest")
+    >>> tie_rule_argument("lowest")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    explorer.tie_rules.TieRuleError: tie_rule must be one of first-occurrence, lowest-ids (got 'lowest')
+    explorer.tie_rules.TieRuleError: tie_rule must be one of first-occurrence, lowest-ids (...)
     """
     if isinstance(value, TieRule):
         return value
