@@ -76,6 +76,7 @@ def test_the_textbook_example_button() -> None:
     assert log_tokens(app) == ["aa", "ab", "aaab"]
     assert app.selectbox(key=keys.TRAIN_TIE_RULE).value == "lowest-ids"
     assert app.query_params["tie_rule"] == "lowest-ids"
+    assert "tie rule `lowest-ids`" in " ".join(texts_of(app.sidebar.caption))
     # today's example still trains with minbpe's rule, and sets the form back to it
     app.button(key=f"{keys.TRAIN_EXAMPLE}_aaabdaaabac").click().run()
     assert log_tokens(app) == ["aa", "aaa", "aaab"]
