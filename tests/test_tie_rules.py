@@ -290,3 +290,20 @@ def test_cli_default_and_a_wrong_rule(tmp_path: Path) -> None:
     assert wrong.returncode == 2
     assert "invalid choice: 'lowest' (choose from 'first-occurrence', 'lowest-ids')" in wrong.stderr
     assert "--tie-rule" in run_cli("train", "--help").stdout
+
+
+def test_tokenizer_json_carries_a_rule_hugging_face_skips() -> None:
+    tokenizers = pytest.importorskip("tokenizers")
+    from explorer.exports import tokenizer_json
+    from explorer.imports_hf import parse_tokenizer_json
+
+    result = train(TEXTBOOK + " abc abd", 266, tie_rule="lowest-ids")
+    text = tokenizer_json(result.tokenizer, tie_rule=result.history.tie_rule)
+    assert json.loads(text)["model"]["tie_rule"] == "lowest-ids"
+    hf = tokenizers.Tokenizer.from_str(text)
+    assert hf.encode(TEXTBOOK).ids == result.tokenizer.encode(TEXTBOOK)
+    assert parse_tokenizer_json(text).merges == result.tokenizer.merges
+    # the default rule adds nothing: the file is as it always was
+    plain = tokenizer_json(result.tokenizer)
+    assert tokenizer_json(result.tokenizer, tie_rule="first-occurrence") == plain
+    assert "tie_rule" not in json.loads(plain)["model"]
