@@ -20,6 +20,7 @@ from explorer.corpus import parse_word_counts
 from explorer.history import MergeStep, StopReason
 from explorer.pair_queue import MAX_TIES_RECORDED
 from explorer.render import token_color
+from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule
 from ui.formatting import excerpt
 
 PASSAGE_CHARS = 600  # the default passage: about this much of the corpus
@@ -158,7 +159,7 @@ def narration(history: MergeHistory, step: int, tokenizer: Tokenizer) -> str:
             "'aaa' the pairs overlap, and a token joins one pair at a time."
         )
     if merge.ties:
-        sentences.append(tie_sentence(merge, tokenizer))
+        sentences.append(tie_sentence(merge, tokenizer, history.tie_rule))
     if step == len(history.steps):
         reason = history.stop_reason.describe()
         sentences.append(f"This is the last merge: training stopped because {reason}.")
@@ -192,11 +193,21 @@ def no_steps_message(history: MergeHistory) -> str:
     )
 
 
-def tie_sentence(merge: MergeStep, tokenizer: Tokenizer) -> str:
+def tie_sentence(
+    merge: MergeStep, tokenizer: Tokenizer, tie_rule: TieRule = DEFAULT_TIE_RULE
+) -> str:
     """Name the pairs that tied with the winner and the rule that broke the tie.
 
     Training records the first MAX_TIES_RECORDED tied pairs and stops looking, so with
     that many the true number is "at least" it.
+
+    >>> from explorer import train
+    >>> result = train("aaabdaaabac", 259, pattern="none", tie_rule="lowest-ids")
+    >>> print(tie_sentence(result.history.steps[1], result.tokenizer, TieRule.LOWEST_IDS))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    This step was decided by a tie: ('aa', 'a') was also seen 2 times. The rule: ('a', 'b')
+    tied with 1 other pair at count 2; the tie went to the pair with the lowest ids (the
+    textbook rule: the smallest left id wins, then the smallest right id).
     """
     names = [pair_text(tokenizer, pair) for pair in merge.ties]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -205,10 +216,22 @@ def tie_sentence(merge: MergeStep, tokenizer: Tokenizer) -> str:
         tied += f"among them {listed}"
     else:
         tied = f"{listed} {'was' if len(names) == 1 else 'were'} also seen {times(merge.count)}"
+    others = len(names)
+    others_text = f"{'at least ' if others >= MAX_TIES_RECORDED else ''}{others} other pair"
+    others_text += "" if others == 1 else "s"
     return (
-        f"This step was decided by a tie: {tied}. The rule: the pair whose first occurrence "
-        "comes earliest in the corpus wins."
+        f"This step was decided by a tie: {tied}. The rule: {pair_text(tokenizer, merge.pair)} "
+        f"tied with {others_text} at count {merge.count:,}; the tie went to "
+        f"{tie_rule.winner_phrase} ({_RULE_DETAILS[tie_rule]})."
     )
+
+
+_RULE_DETAILS = {
+    TieRule.FIRST_OCCURRENCE: (
+        "minbpe's rule: the pair whose first occurrence comes earliest in the corpus wins"
+    ),
+    TieRule.LOWEST_IDS: "the textbook rule: the smallest left id wins, then the smallest right id",
+}
 
 
 def merge_card_html(tokenizer: Tokenizer, merge: MergeStep) -> str:

@@ -45,6 +45,7 @@ TRAIN_PATTERN = "train_pattern"
 TRAIN_REGEX = "train_regex"
 TRAIN_SPECIALS = "train_specials"
 TRAIN_MIN_COUNT = "train_min_count"
+TRAIN_TIE_RULE = "train_tie_rule"  # "first-occurrence" or "lowest-ids" (ui/tie_rule_form.py)
 TRAIN_GO = "train_go"
 TRAIN_LOG_QUERY = "train_log_query"
 TRAIN_BYTE_SYMBOLS = "train_byte_symbols"
