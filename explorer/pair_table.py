@@ -25,10 +25,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from explorer.merging import merge_ids
+from explorer.tie_rules import TieRule
 
-FIRST_OCCURRENCE = "first-occurrence"
-LOWEST_IDS = "lowest-ids"
-TIE_RULES = (FIRST_OCCURRENCE, LOWEST_IDS)
+FIRST_OCCURRENCE = TieRule.FIRST_OCCURRENCE.value
+LOWEST_IDS = TieRule.LOWEST_IDS.value
+TIE_RULES = tuple(rule.value for rule in TieRule)
 
 
 class PairTableError(ValueError):

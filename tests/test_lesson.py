@@ -158,6 +158,15 @@ def test_a_run_without_its_corpus_has_no_table_and_says_why() -> None:
     assert wrong_rule["tables"] is None and wrong_rule["table_note"] == MISMATCH_NOTE
 
 
+def test_a_textbook_rule_run_gets_its_tables_by_its_own_rule() -> None:
+    result = train(CLASSIC, 259, pattern="none", tie_rule=LOWEST_IDS)
+    data = lesson_data(
+        result.history, result.tokenizer, CLASSIC, chunk_counts=count_chunks([CLASSIC], "none")
+    )
+    assert data["tables"] is not None and data["table_note"] == ""
+    assert "lowest ids" in data["narration"][2]
+
+
 def test_chunk_counts_are_the_trainers() -> None:
     text_spec = RunSpec("t", "t", "k", 300, "gpt4", special_tokens=("<|x|>",))
     assert corpus_chunk_counts(text_spec, ("a b<|x|>a",)) == {b"a": 2, b" b": 1}

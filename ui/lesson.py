@@ -27,7 +27,6 @@ from typing import Any
 from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
 from explorer.corpus import count_chunks, parse_word_counts, word_chunk_counts
 from explorer.pair_table import (
-    FIRST_OCCURRENCE,
     PairTable,
     describe_tie,
     tables_along,
@@ -108,7 +107,7 @@ def lesson_data(
     *,
     steps: int = DEFAULT_LESSON_STEPS,
     chunk_counts: Mapping[bytes, int] | None = None,
-    tie_rule: str = FIRST_OCCURRENCE,
+    tie_rule: str | None = None,
     title: str = "BPE lesson",
 ) -> dict[str, Any]:
     """Everything the lesson page shows, as JSON-ready values (text not yet escaped).
@@ -129,7 +128,8 @@ def lesson_data(
         "cards": [""] + [_card_body(tokenizer, history, k) for k in range(1, last + 1)],
         "chart": _chart_values(history, tokenizer, last),
     }
-    tables, note = _tables(history, chunk_counts, last, tie_rule)
+    rule = str(tie_rule or history.tie_rule)  # the run's own rule, unless told another
+    tables, note = _tables(history, chunk_counts, last, rule)
     data["tables"], data["table_note"] = tables, note
     used = _used_tokens(frames, history, tables, last)
     data["palette"] = used

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from explorer import MergeHistory, Tokenizer
-from explorer.pair_table import FIRST_OCCURRENCE
 from ui import lesson
 
 ASSETS = Path(__file__).resolve().parent / "lesson_assets"
@@ -47,7 +46,7 @@ def lesson_html(
     *,
     steps: int = lesson.DEFAULT_LESSON_STEPS,
     chunk_counts: Mapping[bytes, int] | None = None,
-    tie_rule: str = FIRST_OCCURRENCE,
+    tie_rule: str | None = None,
     title: str = "BPE lesson",
 ) -> str:
     """The lesson of the first `steps` merges (capped by the run's) on `passage`.
