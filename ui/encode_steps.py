@@ -285,13 +285,19 @@ def show_step(tokenizer: Tokenizer, trace: EncodeTrace, number: int) -> None:
     found = trace.steps[number - 1]
     step = found.step
     fusing, fused = story.step_positions(step)
-    st.markdown(f"**Chunk {found.chunk + 1}, before** · {plural(len(step.ids_before), 'token')}")
+    chunk = (
+        f"Chunk {found.chunk + 1} of {len(trace.chunks)}" if len(trace.chunks) > 1 else "The text"
+    )
+    st.markdown(f"**{chunk}, before** · {plural(len(step.ids_before), 'token')}")
     st.html(story.chunk_html(tokenizer, step.ids_before, fusing))
     st.markdown("**Pairs that have a merge**, in reading order (the lowest number fuses)")
     st.html(story.candidates_html(tokenizer, step, large=large))
     st.markdown(f"**After merge {step.merge_number}** · {plural(len(step.ids_after), 'token')}")
     st.html(story.chunk_html(tokenizer, step.ids_after, fused))
-    if not large:
+    if not large and len(trace.chunks) > 1:
         now = sum(map(len, trace.ids_at(number)))
-        st.markdown(f"**The whole text after step {number}** · {plural(now, 'token')}")
-        st.html(story.text_html(tokenizer, trace, number))
+        st.markdown(
+            f"**The whole text after step {number}** · {plural(now, 'token')}; "
+            f"chunk {found.chunk + 1} outlined"
+        )
+        st.html(story.text_html(tokenizer, trace, number, found.chunk))

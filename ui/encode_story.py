@@ -25,9 +25,11 @@ from explorer.encode_trace import (
     fused_positions,
     fused_starts,
 )
+from explorer.render import token_color
 from ui.animation import pair_text, quoted, times
 from ui.formatting import plural
 
+LISTED_CANDIDATES = 3  # more candidates than this are named by the chips, not the sentence
 WHY_THIS_ORDER = (
     "Why this order? Encoding does not read left to right, and it does not count pairs in "
     "your text. Inside each chunk it applies, among the pairs present, the merge that "
@@ -97,6 +99,12 @@ def candidates_sentence(tokenizer: Tokenizer, step: EncodeStep) -> str:
     parts = [f"{pair_text(tokenizer, c.pair)} is merge {c.merge_number}" for c in step.candidates]
     if len(parts) == 1:
         return f"1 adjacent pair has a merge: {parts[0]}."
+    if len(parts) > LISTED_CANDIDATES:  # the chips list them; a sentence of six is a wall
+        numbers = sorted(c.merge_number for c in step.candidates)
+        return (
+            f"{len(parts)} adjacent pairs have a merge, numbered {numbers[0]} to "
+            f"{numbers[-1]} (listed below)."
+        )
     listed = ", ".join(parts[:-1]) + " and " + parts[-1]
     return f"{len(parts)} adjacent pairs have a merge: {listed}."
 
@@ -123,8 +131,10 @@ def order_sentence(tokenizer: Tokenizer, step: EncodeStep) -> str:
 # --- HTML ------------------------------------------------------------------------------
 
 _STYLE = (
-    ".es-list{display:flex;flex-wrap:wrap;gap:.4rem;margin:.2rem 0 .4rem 0;padding:0;"
-    "list-style:none}"
+    ".es-list{display:flex;flex-wrap:wrap;gap:.4rem;margin:.2rem 0 .4rem 0!important;"
+    "padding:0!important;list-style:none}"
+    ".es-list>li{margin:0!important}"
+    ".es-tok{padding:0 .15rem;border-radius:3px;box-shadow:inset 0 0 0 1px rgba(0,0,0,.2)}"
     ".es-cand{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
     "padding:.15rem .5rem;border-radius:6px;border:1px solid #8A8F98;background:#FFFFFF;"
     "color:#1A1A1A;white-space:pre}"
@@ -149,10 +159,7 @@ def candidates_html(tokenizer: Tokenizer, step: EncodeStep, *, large: bool = Fal
 
 
 def _candidate_chip(tokenizer: Tokenizer, candidate: Candidate, lowest: bool) -> str:
-    left, right = (
-        html.escape(render_token(tokenizer.token_bytes(t), visible_whitespace=True))
-        for t in candidate.pair
-    )
+    left, right = (_pair_part(tokenizer, token) for token in candidate.pair)
     count = len(candidate.positions)
     seen = f" ×{count}" if count > 1 else ""
     mark = " · lowest: fuses now" if lowest else ""
@@ -163,11 +170,23 @@ def _candidate_chip(tokenizer: Tokenizer, candidate: Candidate, lowest: bool) ->
     )
 
 
+def _pair_part(tokenizer: Tokenizer, token: int) -> str:
+    """One side of a pair, escaped, in the colour it has in the chunk above."""
+    text = html.escape(render_token(tokenizer.token_bytes(token), visible_whitespace=True))
+    return f"<span class='es-tok' style='background:{token_color(tokenizer, token)}'>{text}</span>"
+
+
+# a chunk has no spaces, so tokens_to_html's lines would break inside a token; as
+# inline blocks, its tokens wrap between each other instead
+_CHUNK_STYLE = "<style>.es-chunk .bpe>span{display:inline-block}</style>"
+
+
 def chunk_html(tokenizer: Tokenizer, ids: tuple[int, ...], marked: tuple[int, ...]) -> str:
     """A chunk's tokens as the page's coloured chips (escaped), with ids, `marked` outlined."""
-    return tokens_to_html(
+    tokens = tokens_to_html(
         tokenizer, ids, visible_whitespace=True, show_ids=True, highlight=set(marked)
     )
+    return f"{_CHUNK_STYLE}<div class='es-chunk'>{tokens}</div>"
 
 
 def step_positions(step: EncodeStep) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -176,7 +195,15 @@ def step_positions(step: EncodeStep) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return before, fused_positions(step)
 
 
-def text_html(tokenizer: Tokenizer, trace: EncodeTrace, number: int) -> str:
-    """The whole text after `number` steps: every chunk's tokens, in order."""
-    ids = [token for chunk_ids in trace.ids_at(number) for token in chunk_ids]
-    return tokens_to_html(tokenizer, ids, visible_whitespace=True, titles=False)
+def text_html(tokenizer: Tokenizer, trace: EncodeTrace, number: int, chunk: int = -1) -> str:
+    """The whole text after `number` steps: every chunk's tokens, in order; the tokens of
+    chunk number `chunk` (from 0) outlined."""
+    ids: list[int] = []
+    marked: list[int] = []
+    for index, chunk_ids in enumerate(trace.ids_at(number)):
+        if index == chunk:
+            marked += range(len(ids), len(ids) + len(chunk_ids))
+        ids += chunk_ids
+    return tokens_to_html(
+        tokenizer, ids, visible_whitespace=True, titles=False, highlight=set(marked)
+    )
