@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import Tokenizer, train
 from explorer.encode_trace import MAX_TRACE_CHARS, trace_encoding
 from tests.app_support import APP, TIMEOUT, open_app, texts_of
-from ui import encode_steps
+from ui import encode_steps, encode_story
 from ui import state as keys
 from ui.samples import sample_text
 
@@ -184,3 +184,18 @@ def test_ticks_advance_and_stop_at_the_last_step() -> None:
     assert seen == [1, 2, 3] and encode_steps.wanted_timer(state) is None
     encode_steps.step_by(state, -5, last=3)
     assert state[keys.TOKENS_ENCODE_STEP] == 0
+
+
+def test_narration_says_why_not_reading_order_nor_frequency() -> None:
+    tokenizer = Tokenizer([(99, 100), (97, 97)])  # merge 1: 'c' + 'd', merge 2: 'a' + 'a'
+    trace = trace_encoding(tokenizer, "aaaacd")
+    said = encode_story.narration(tokenizer, trace, 1)
+    assert "merge 1 fuses ('c', 'd') into token 256 'cd', 1 time" in said
+    assert "('a', 'a') comes first in the chunk, but training learned it later (merge 2)" in said
+    assert "('a', 'a') appears 3 times in this chunk, yet merge 2 comes later" in said
+    last = encode_story.narration(tokenizer, trace, 2)
+    assert "So merge 2 fuses ('a', 'a') into token 257 'aa', 2 times" in last
+    assert "That was the last merge: the text is 3 tokens" in last
+    assert "Step 0 of 2" in encode_story.narration(tokenizer, trace, 0)
+    none = trace_encoding(tokenizer, "xy")
+    assert "no adjacent pair" in encode_story.narration(tokenizer, none, 0)

@@ -56,13 +56,16 @@ def narration(tokenizer: Tokenizer, trace: EncodeTrace, number: int) -> str:
     where = f"in {chunk_name(tokenizer, chunk)}"
     if len(trace.chunks) > 1:
         where = f"in chunk {found.chunk + 1} of {len(trace.chunks)}, {chunk_name(tokenizer, chunk)}"
+    lead = "The lowest number goes first: merge" if len(step.candidates) > 1 else "So merge"
     sentences = [
         f"Step {found.number} of {len(steps)}, {where}: {candidates_sentence(tokenizer, step)}",
-        f"The lowest number goes first: merge {step.merge_number} fuses "
-        f"{pair_text(tokenizer, step.pair)} into token {step.new_id} "
-        f"{quoted(tokenizer.token_bytes(step.new_id))}, {times(len(fused_starts(step)))}.",
+        f"{lead} {step.merge_number} fuses {pair_text(tokenizer, step.pair)} into token "
+        f"{step.new_id} {quoted(tokenizer.token_bytes(step.new_id))}, "
+        f"{times(len(fused_starts(step)))}.",
     ]
-    sentences += [s for s in (order_sentence(tokenizer, step),) if s]
+    reasons = order_sentence(tokenizer, step)
+    if reasons:
+        sentences.append(reasons)
     if found.index == len(chunk.steps) - 1:
         sentences.append(
             f"No pair in this chunk has a merge now: it ends as "
