@@ -11,6 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 from explorer import Tokenizer, render_token, train
 from explorer.encode_trace import EncodeStep, fused_starts, trace_encoding
 from tests.browser.conftest import go_to, keyed, wait_until_idle
+from tests.browser.test_accessibility import VIEWPORT, assert_accessible
 from ui import state as keys
 from ui.samples import sample_text
 
@@ -103,3 +104,11 @@ def test_user_text_appears_literally(app: Page) -> None:
     wait_until_idle(app)
     expect(stage.locator("b")).to_have_count(0)  # no element made from the user's text
     assert "<b>&amp;" in stage.locator(".bpe").last.inner_text()
+
+
+def test_the_open_section_has_no_serious_violation(app: Page) -> None:
+    app.set_viewport_size(VIEWPORT)
+    stage = open_section(app, "Encoding <b>&amp; tokens")
+    keyed(app, keys.TOKENS_ENCODE_NEXT).get_by_role("button").click()
+    expect(stage.locator(".es-low")).to_have_count(1)
+    assert_accessible(app, "Tokens, encode step by step at step 1")
