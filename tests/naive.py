@@ -93,12 +93,19 @@ def fast_steps(history) -> list[dict]:
     ]
 
 
-def naive_encode(text_chunks: list[str], merges: list[tuple[int, int]]) -> list[int]:
-    """minbpe's encode_chunk over each chunk: lowest-rank pair first."""
+def naive_encode(
+    text_chunks: list[str], merges: list[tuple[int, int]], byte_ids: list[int] | None = None
+) -> list[int]:
+    """minbpe's encode_chunk over each chunk: lowest-rank pair first.
+
+    byte_ids[b] is byte b's id where the bytes are not ids 0-255 in order (GPT-2's).
+    """
     ranks = {pair: 256 + i for i, pair in enumerate(merges)}
     out: list[int] = []
     for chunk in text_chunks:
         ids = list(chunk.encode("utf-8"))
+        if byte_ids is not None:
+            ids = [byte_ids[b] for b in ids]
         while len(ids) >= 2:
             stats: dict[tuple[int, int], int] = {}
             get_stats(ids, stats)

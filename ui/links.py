@@ -9,6 +9,8 @@ The pages add their own:
 
     Animate merges  animate_step=N (the step slider, bound to the URL by Streamlit)
     Tokens          text=…  (the text to encode, when at most MAX_LINK_TEXT characters)
+                    encode=… and encode_step=N (encode step by step: its text, when at
+                    most MAX_LINK_TEXT characters, and the step on screen)
     Vocabulary      token=ID (the token whose lineage is shown)
     every page      view=N  (the sidebar's view size, when below the run's full size)
 
@@ -26,7 +28,8 @@ from ui.samples import SAMPLES, Sample
 from ui.state import MAX_LINK_TEXT
 
 RUN_PARAMS = ("run", "sample", "vocab", "pattern", "tie_rule", "view")
-PAGE_PARAMS = {"tokens": ("text",), "vocabulary": ("token",)}  # a page's url_path -> its own
+# a page's url_path -> its own
+PAGE_PARAMS = {"tokens": ("text", "encode", "encode_step"), "vocabulary": ("token",)}
 
 
 def sample_of(spec: RunSpec) -> Sample | None:

@@ -84,6 +84,20 @@ TOKENS_COLORBLIND = "tokens_colorblind"
 TOKENS_SHOW_IDS = "tokens_show_ids"
 TOKENS_WHITESPACE = "tokens_whitespace"
 TOKENS_ID_SEPARATOR = "tokens_id_separator"
+# Tokens, encode step by step (ui/encode_steps.py); in the URL as encode= and encode_step=
+TOKENS_ENCODE_OPEN = "tokens_encode_open"  # the section's expander (open: it runs)
+TOKENS_ENCODE_TEXT = "tokens_encode_text"  # the word or short text traced
+TOKENS_ENCODE_EDITED = "tokens_encode_edited"  # typed or picked: it no longer follows the text
+TOKENS_ENCODE_PICK = "tokens_encode_pick"  # the menu of the page text's words
+TOKENS_ENCODE_STEP = "tokens_encode_step"  # the step on screen: an input, not a widget
+TOKENS_ENCODE_OF = "tokens_encode_of"  # the trace the step belongs to: a new one starts at 0
+TOKENS_ENCODE_PLAYING = "tokens_encode_playing"
+TOKENS_ENCODE_SPEED = "tokens_encode_speed"  # steps per second
+TOKENS_ENCODE_PLAY = "tokens_encode_play"
+TOKENS_ENCODE_BACK = "tokens_encode_back"
+TOKENS_ENCODE_NEXT = "tokens_encode_next"
+TOKENS_ENCODE_RESTART = "tokens_encode_restart"
+TOKENS_ENCODE_STAGE = "tokens_encode_stage"  # the chunk, candidates and narration (a container)
 
 # --- Vocabulary -----------------------------------------------------------------------
 VOCAB_QUERY = "vocab_query"
