@@ -76,7 +76,7 @@ def test_a_curve_keeps_only_the_merges_it_used() -> None:
     assert curve == LanguageCurve("demo", 6, ranks=(0, 2), removed=(2, 3))
     assert [curve.tokens_at(size) for size in (256, 257, 258, 259, 10_000)] == [6, 4, 4, 3, 3]
     assert language_curve("empty", tok, "").bytes_per_token_at(259) == 0.0
-    with pytest.raises(StatsError, match="at least 256|start at 256"):
+    with pytest.raises(StatsError, match="start at 256"):
         curve.tokens_at(255)
 
 

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from explorer import load_bundled
-from explorer.train import train
 from explorer.tokenizer import Tokenizer
+from explorer.train import train
 from explorer.vocab_overlap import merged_tokens, vocabulary_bytes, vocabulary_overlap
 from ui.samples import sample_text
 

@@ -205,7 +205,7 @@ def tax_section(frame: pd.DataFrame, size: int) -> None:
             },
         )
         st.download_button(
-            "Download the token tax (CSV)",
+            f"Download the token tax at {size:,} (CSV)",
             frame.to_csv(index=False).encode("utf-8"),
             file_name=f"token_tax_{size}.csv",
             mime="text/csv",
