@@ -29,11 +29,12 @@ from ui.formatting import format_seconds, markdown_text
 from ui.runs import Run, trained_vocab_size, view_vocab_size
 from ui.samples import udhr_texts
 
-HEATMAP_TITLE = "Bytes per token in 26 languages as the vocabulary grows"
+HEATMAP_TITLE = "Bytes per token by language and vocab size"
 TAX_TITLE = "The token tax: tokens per English token"
-TAX_COLUMNS = ["Language", "Tokens per English token", "Tokens", "Bytes", "Bytes per token"]
+TAX_COLUMNS = ["Language", "Tokens per English token", "Bytes per token", "Tokens", "Bytes"]
 HEATMAP_COLUMNS = ["Language", "Vocab size", "Bytes per token", "Tokens"]
 VIEW_OUTLINE = "#1A1A1A"
+ROW_STEP = 20  # pixels per language: every label shows
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,15 @@ def heatmap_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
     languages = list(dict.fromkeys(frame["Language"]))
     x = alt.X(
         "Vocab size:O",
-        title="Vocab size (log-spaced columns; outlined: the sidebar's view size)",
+        title="Vocab size",
         axis=alt.Axis(format=",d", labelAngle=-45, labelOverlap=True),
     )
-    y = alt.Y("Language:N", sort=languages, title="Language", axis=alt.Axis(labelLimit=160))
+    y = alt.Y(
+        "Language:N",
+        sort=languages,
+        title="Language",
+        axis=alt.Axis(labelLimit=160, labelOverlap=False),
+    )
     tooltip = [
         alt.Tooltip("Language:N"),
         alt.Tooltip("Vocab size:O", format=",d"),
@@ -83,7 +89,7 @@ def heatmap_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
                 "Bytes per token:Q",
                 title="Bytes per token",
                 scale=alt.Scale(scheme="viridis"),
-                legend=alt.Legend(orient="right", gradientLength=260),
+                legend=alt.Legend(orient="top", direction="horizontal", gradientLength=220),
             ),
             tooltip=tooltip,
         )
@@ -93,14 +99,15 @@ def heatmap_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
         .mark_rect(fill=None, stroke=VIEW_OUTLINE, strokeWidth=2)
         .encode(x, y, tooltip=tooltip)
     )
-    subtitle = (
-        "The UDHR (preamble and articles 1–5) in each language. Brighter is cheaper: more "
-        "bytes in each token. Hover a cell for its numbers."
-    )
+    subtitle = [
+        "The UDHR (preamble, articles 1–5) in each language.",
+        "Brighter is cheaper: more bytes per token.",
+        "Columns: log-spaced sizes; outlined: the view size.",
+    ]
     return (
         alt.layer(cells, view)
         .properties(title=alt.TitleParams(HEATMAP_TITLE, subtitle=subtitle, anchor="start"))
-        .properties(height=alt.Step(17))
+        .properties(height=alt.Step(ROW_STEP))
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
 
@@ -112,9 +119,9 @@ def tax_frame(curves: Sequence[LanguageCurve], view_size: int) -> pd.DataFrame:
         (
             c.language,
             tax[c.language],
+            c.bytes_per_token_at(view_size),
             c.tokens_at(view_size),
             c.bytes,
-            c.bytes_per_token_at(view_size),
         )
         for c in curves
     ]
@@ -130,7 +137,7 @@ def tax_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
         .mark_bar(color="#4C78A8")
         .encode(
             x=alt.X("Tokens per English token:Q", title="Tokens per English token"),
-            y=alt.Y("Language:N", sort=order, title="Language"),
+            y=alt.Y("Language:N", sort=order, title="Language", axis=alt.Axis(labelOverlap=False)),
             tooltip=[
                 alt.Tooltip("Language:N"),
                 alt.Tooltip("Tokens per English token:Q", format=".2f"),
@@ -144,15 +151,15 @@ def tax_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
         .mark_rule(color="#555", strokeDash=[4, 3])
         .encode(x="Tokens per English token:Q")
     )
-    subtitle = (
-        f"At vocab size {view_size:,}: the same declaration's tokens in each language, "
-        "per token of the English text. The dashed line is English (1×)."
-    )
+    subtitle = [
+        f"At vocab size {view_size:,}: the same declaration's tokens in each",
+        "language, per token of the English text. Dashed: English (1×).",
+    ]
     return (
         alt.layer(bars, english)
         .properties(
             title=alt.TitleParams(TAX_TITLE, subtitle=subtitle, anchor="start"),
-            height=alt.Step(17),
+            height=alt.Step(ROW_STEP),
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
@@ -196,7 +203,7 @@ def tax_section(frame: pd.DataFrame, size: int) -> None:
             frame,
             hide_index=True,
             width="stretch",
-            height=420,
+            height=600,
             column_config={
                 "Tokens per English token": st.column_config.NumberColumn(format="%.2f×"),
                 "Bytes per token": st.column_config.NumberColumn(format="%.2f"),

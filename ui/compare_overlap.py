@@ -77,7 +77,8 @@ def overlap_chart(frame: pd.DataFrame, size: int) -> alt.Chart:
             ],
         )
         .properties(
-            title=alt.TitleParams(OVERLAP_TITLE, subtitle=subtitle, anchor="start"), height=170
+            title=alt.TitleParams(OVERLAP_TITLE, subtitle=subtitle, anchor="start"),
+            height=alt.Step(36),
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
