@@ -18,7 +18,7 @@ from ui.formatting import markdown_text, plural
 from ui.run_spec import RunKind
 from ui.runs import Run, tokenizer_at, view_vocab_size
 
-OVERLAP_TITLE = "How much of your vocabulary each GPT vocabulary already has"
+OVERLAP_TITLE = "Your tokens that GPT's vocabularies have"
 MISSING_COLUMNS = ["Merge", "Token", "Length in bytes", "Hex"]
 
 
@@ -54,10 +54,10 @@ def overlap_chart(frame: pd.DataFrame, size: int) -> alt.Chart:
     """One bar per GPT vocabulary: the share of your merged tokens it has."""
     names = list(frame["Vocabulary"])
     colors = [SERIES_COLORS[1 + list(OPENAI.values()).index(name)] for name in names]
-    subtitle = (
-        f"Your merged tokens at vocab size {size:,}, compared by their bytes "
-        "(the 256 single bytes and special tokens left out)."
-    )
+    subtitle = [
+        f"Your merged tokens at vocab size {size:,}, compared by their bytes",
+        "(the 256 single bytes and special tokens left out).",
+    ]
     return (
         alt.Chart(frame)
         .mark_bar()
