@@ -122,6 +122,7 @@ COMPARE_PASSAGE_EDITED = "compare_passage_edited"
 COMPARE_SIZES = "compare_sizes"
 COMPARE_LEFT = "compare_left"
 COMPARE_RIGHT = "compare_right"
+COMPARE_TAX_CSV = "compare_tax_csv"  # the token tax table's download (ui/compare_languages.py)
 
 
 def owner_key(text_key: str) -> str:
