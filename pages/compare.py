@@ -22,6 +22,8 @@ from ui.compare_charts import (
     training_counts_cached,
 )
 from ui.compare_heldout import heldout_curve, heldout_section
+from ui.compare_languages import language_growth_section
+from ui.compare_overlap import overlap_section
 from ui.formatting import excerpt, markdown_text, plural
 from ui.runs import (
     Run,
@@ -348,6 +350,9 @@ def main() -> None:
     passage_section(run)
     st.divider()
     languages_section(run)
+    language_growth_section(run)
+    st.divider()
+    overlap_section(run)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

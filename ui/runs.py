@@ -108,6 +108,8 @@ def unique_name(spec: RunSpec, runs: dict[str, RunSpec]) -> str:
         details.append(f"{len(spec.special_tokens)} special tokens")
     if spec.source != other.source:
         details.append(spec.source)
+    if spec.tie_rule != other.tie_rule:
+        details.append(f"ties to {spec.tie_rule.value}")
     for extra in (" · ".join(details), f"run {spec.store_key[:6]}"):
         name = f"{spec.name} · {extra}" if extra else ""
         if name and (name not in runs or runs[name].settings == spec.settings):
@@ -199,6 +201,7 @@ def train_spec(
         spec.special_tokens,
         spec.min_count,
         spec.kind,
+        spec.tie_rule.value,
         _progress=progress,
     )
 
