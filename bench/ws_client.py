@@ -66,6 +66,7 @@ class ScriptRun:
     finished_s: float | None = None  # the last script_finished of the request
     statuses: list[int] = field(default_factory=list)
     messages: int = 0
+    fragment_ids: list[str] = field(default_factory=list)  # empty: the whole page ran
 
     def text_with(self, needle: str) -> str:
         """The first element text that holds `needle` ("" when none does)."""
@@ -152,6 +153,7 @@ class StreamlitClient:
                 self.query_string = message.page_info_changed.query_string
             elif kind == "new_session":
                 self.page_hash = message.new_session.page_script_hash
+                run.fragment_ids = list(message.metadata.run.fragment_ids)
                 if not message.metadata.run.fragment_ids:
                     # a new run of the page: the widgets on screen are the ones it draws
                     # (a fragment's run leaves the others where they are)

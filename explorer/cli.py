@@ -1,6 +1,7 @@
 """The command line: train a tokenizer on files, then encode, decode and inspect with it.
 
     python -m explorer train corpus.txt --vocab-size 1000 --output tok
+    python -m explorer train corpus.txt --vocab-size 1000 --tie-rule lowest-ids --output tok
     python -m explorer encode tok.model notes.txt > ids.txt
     python -m explorer decode tok.model < ids.txt
     python -m explorer info tok.model
@@ -29,9 +30,10 @@ from explorer.formats import (
     read_utf8,
     vocab_text,
 )
-from explorer.history_file import history_json
+from explorer.history_file import history_json, parse_history_for
 from explorer.loading import load_tokenizer_file
 from explorer.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
+from explorer.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 from explorer.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
 from explorer.train import TrainingError, TrainingResult, train_files, train_word_counts
 
@@ -131,6 +133,14 @@ def _add_train(train: argparse.ArgumentParser) -> None:
         "--word-counts", action="store_true", help="each FILE is a 'word count' table"
     )
     train.add_argument(
+        "--tie-rule",
+        choices=TIE_RULE_NAMES,
+        default=DEFAULT_TIE_RULE.value,
+        help="which pair wins when several have the highest count: the one seen first in "
+        "the text (first-occurrence, minbpe's, the default) or the lowest pair of ids "
+        "(lowest-ids); recorded in PREFIX.history.json",
+    )
+    train.add_argument(
         "--workers",
         type=_positive_int,
         default=os.cpu_count() or 1,
@@ -211,7 +221,7 @@ def write_all(paths: list[Path], texts: list[str]) -> None:
 
 
 def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> TrainingResult:
-    specials, min_count = args.special, args.min_frequency
+    specials, min_count, tie_rule = args.special, args.min_frequency, TieRule(args.tie_rule)
     if not args.word_counts:
         return train_files(
             args.files,
@@ -221,10 +231,16 @@ def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> Training
             min_count=min_count,
             workers=args.workers,  # _positive_int refused anything below 1
             progress=bar,
+            tie_rule=tie_rule,
         )
     counts = _word_counts(args.files)
     result = train_word_counts(
-        counts, args.vocab_size, special_tokens=specials, min_count=min_count, progress=bar
+        counts,
+        args.vocab_size,
+        special_tokens=specials,
+        min_count=min_count,
+        progress=bar,
+        tie_rule=tie_rule,
     )
     # The words came already split; the pattern is what will split new text when encoding.
     tokenizer = Tokenizer(
@@ -250,9 +266,11 @@ def _word_counts(paths: list[str]) -> dict[str, int]:
 
 def _summary(result: TrainingResult, paths: list[Path]) -> str:
     history = result.history
+    rule = history.tie_rule
+    rule = "" if rule is DEFAULT_TIE_RULE else f"; ties went to {rule.winner_phrase} ({rule})"
     return (
         f"learned {len(history.steps):,} merges (vocab size {result.tokenizer.vocab_size:,}) "
-        f"in {history.seconds:.1f} s; stopped because {history.stop_reason.describe()}; "
+        f"in {history.seconds:.1f} s; stopped because {history.stop_reason.describe()}{rule}; "
         f"wrote {', '.join(map(str, paths))}"
     )
 
@@ -332,8 +350,25 @@ def run_info(args: argparse.Namespace) -> None:
         *([] if tokenizer.bytes_in_order else ["bytes: ids 0-255 in GPT-2's byte order"]),
         f"special tokens: {len(tokenizer.special_tokens)}",
         *(f"  {token!r} {i}" for token, i in tokenizer.special_tokens.items()),
+        *_tie_rule_lines(args.model, tokenizer),
     ]
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _tie_rule_lines(model: str, tokenizer: Tokenizer) -> list[str]:
+    """The tie rule a .model was trained with, from the history written beside it.
+
+    minbpe's .model has no line its reader would skip, so the rule lives in
+    PREFIX.history.json (an old history without one was trained with the default).
+    """
+    path = Path(model)
+    history_path = path.with_suffix(".history.json")
+    if path.suffix != ".model" or not history_path.is_file():
+        return []
+    history = parse_history_for(
+        tokenizer, read_utf8(history_path), model_name=str(path), history_name=str(history_path)
+    )
+    return [f"tie rule: {history.tie_rule} (from {history_path.name})"]
 
 
 def _read_input(file: str | None) -> tuple[bytes, str]:

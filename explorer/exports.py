@@ -28,11 +28,16 @@ from explorer.formats import FormatError
 from explorer.imports import recover_merges
 from explorer.imports_hf import python_to_onig
 from explorer.pretokenize import preset_name
+from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule, tie_rule_argument
 from explorer.tokenizer import Tokenizer
 
 
-def tokenizer_json(tokenizer: Tokenizer) -> str:
+def tokenizer_json(tokenizer: Tokenizer, *, tie_rule: TieRule | str | None = None) -> str:
     """A Hugging Face `tokenizer.json`: `tokenizers.Tokenizer.from_str(...)` encodes as we do.
+
+    A tie rule other than the default (how training broke ties, see explorer.tie_rules)
+    is kept as `model.tie_rule`, a key Hugging Face's BPE reader skips (its top level
+    refuses unknown keys); the default adds nothing, so such files are as before.
 
     The pattern is a Split pre-tokenizer (matches and the gaps between them are pieces,
     as here), in Oniguruma's dialect, followed by ByteLevel without its own regex.
@@ -78,6 +83,8 @@ def tokenizer_json(tokenizer: Tokenizer) -> str:
             "merges": [[texts[left], texts[right]] for left, right in tokenizer.merges],
         },
     }
+    if tie_rule is not None and tie_rule_argument(tie_rule) is not DEFAULT_TIE_RULE:
+        document["model"]["tie_rule"] = tie_rule_argument(tie_rule).value
     text = json.dumps(document, ensure_ascii=False) + "\n"
     if _is_custom(tokenizer.pattern):
         _check_same_ids(tokenizer, "tokenizer.json", "tokenizers", lambda: _huggingface_ids(text))

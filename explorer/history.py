@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule
+
 
 class StopReason(str, Enum):
     """Why training stopped before or at the target vocab size."""
@@ -35,7 +37,7 @@ class MergeStep:
     count is the pair's overlapping occurrence count when it was chosen (minbpe's
     verbose log); merged is how many occurrences were actually replaced, which is
     smaller for runs such as "aaa". ties are up to five other pairs that had the same
-    count and lost on the tie rule (earliest first occurrence wins).
+    count and lost on the run's tie rule (`MergeHistory.tie_rule`), in the order it ranks them.
     """
 
     rank: int
@@ -62,7 +64,8 @@ class MergeHistory:
     """Every step of one training run, with what is needed to explain it.
 
     initial_length is the corpus length in tokens (bytes) before any merge;
-    token_usage counts each token id in the final encoding of the training corpus.
+    token_usage counts each token id in the final encoding of the training corpus;
+    tie_rule is how ties between pairs of the same count were broken.
     """
 
     steps: tuple[MergeStep, ...]
@@ -71,6 +74,7 @@ class MergeHistory:
     token_usage: dict[int, int] = field(default_factory=dict)
     seconds: float = 0.0
     corpus_bytes: int = 0
+    tie_rule: TieRule = DEFAULT_TIE_RULE
 
     @property
     def merges(self) -> list[tuple[int, int]]:
@@ -97,4 +101,5 @@ class MergeHistory:
             token_usage={},
             seconds=self.seconds,
             corpus_bytes=self.corpus_bytes,
+            tie_rule=self.tie_rule,
         )

@@ -1,8 +1,9 @@
 """The full merge history as JSON, so a corpus trained on the command line can be explored.
 
-Every MergeStep field is kept (token bytes as hex), with the stop reason, the corpus
-length before merging, the final token usage, the seconds taken and the corpus size.
-One step per line keeps big histories diffable.
+Every MergeStep field is kept (token bytes as hex), with the stop reason, the tie rule,
+the corpus length before merging, the final token usage, the seconds taken and the
+corpus size. One step per line keeps big histories diffable. A file without a tie rule
+(written before there was a choice) reads as minbpe's, the only rule there was.
 
     >>> from explorer.train import train
     >>> history = train("aaabdaaabac", 258, pattern="none").history
@@ -22,6 +23,7 @@ from typing import Any
 from explorer.arguments import ArgumentTypeError, path_argument, text_argument
 from explorer.formats import FormatError, merge_problem, read_utf8
 from explorer.history import MergeHistory, MergeStep, StopReason
+from explorer.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 from explorer.tokenizer import Tokenizer
 
 FORMAT_NAME = "bpe-merge-explorer history"
@@ -39,6 +41,7 @@ def history_json(history: MergeHistory) -> str:
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "stop_reason": history.stop_reason.value,
+        "tie_rule": history.tie_rule.value,
         "initial_length": history.initial_length,
         "corpus_bytes": history.corpus_bytes,
         "seconds": history.seconds,
@@ -69,6 +72,7 @@ def parse_history_json(text: str, *, source: str = "history JSON") -> MergeHisto
         token_usage=_usage(reader, reader.get(data, "token_usage", dict, "an object {id: count}")),
         seconds=float(reader.get(data, "seconds", (int, float), "a number of seconds")),
         corpus_bytes=reader.whole(data, "corpus_bytes"),
+        tie_rule=_tie_rule(reader, data),
     )
 
 
@@ -189,6 +193,17 @@ def _stop_reason(reader: _Reader, data: dict[str, Any]) -> StopReason:
     except ValueError:
         known = ", ".join(reason.value for reason in StopReason)
         raise reader.fail("stop_reason", f"expected one of {known}, got {value!r}") from None
+
+
+def _tie_rule(reader: _Reader, data: dict[str, Any]) -> TieRule:
+    if "tie_rule" not in data:
+        return DEFAULT_TIE_RULE
+    value = reader.get(data, "tie_rule", str, "a tie rule")
+    try:
+        return TieRule(value)
+    except ValueError:
+        known = ", ".join(TIE_RULE_NAMES)
+        raise reader.fail("tie_rule", f"expected one of {known}, got {value!r}") from None
 
 
 def _usage(reader: _Reader, usage: dict[str, Any]) -> dict[int, int]:

@@ -12,10 +12,12 @@ keeping the many rare new pairs out of the heap, and the garbage collector off.
 Exactness (identical to minbpe): the chosen pair has the highest overlapping count; ties
 go to the pair whose first occurrence is earliest in the current token sequence, chunks
 in text order. Chunks are laid out in order of first appearance, so "earliest" is the
-smallest live position.
+smallest live position. With `TieRule.LOWEST_IDS` ties go to the lowest pair of ids.
 
     >>> [step.token for step in learn_merges({b"aaabdaaabac": 1}, 3).steps]
     [b'aa', b'aaa', b'aaab']
+    >>> [s.token for s in learn_merges({b"aaabdaaabac": 1}, 3, tie_rule=TieRule.LOWEST_IDS).steps]
+    [b'aa', b'ab', b'aaab']
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from operator import add
 
 from explorer.collector import collector_paused
 from explorer.history import MergeStep, StopReason
-from explorer.pair_queue import COLD_BELOW, PAIR_BASE, PairQueue
+from explorer.pair_queue import COLD_BELOW, PAIR_BASE, PairQueue, queue_for
+from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule
 
 MAX_VOCAB_SIZE = PAIR_BASE - 1  # so no id is PAIR_BASE - 1 (see _pair_positions)
 _BOUNDARY = -1  # sentinel between chunks
@@ -149,13 +152,15 @@ def learn_merges(
     min_count: int = 1,
     progress: ProgressCallback | None = None,
     cold_below: int = COLD_BELOW,
+    tie_rule: TieRule = DEFAULT_TIE_RULE,
 ) -> LearnedMerges:
     """Learn up to `num_merges` merges from chunks (in first-appearance order) and their counts.
 
     `cold_below` tunes speed only (see PairQueue): any value gives the same merges.
+    `tie_rule` decides between pairs of the same count (see explorer.tie_rules).
     """
     with collector_paused():  # millions of small objects and no cycles
-        return _learn(chunk_counts, num_merges, min_count, progress, cold_below)
+        return _learn(chunk_counts, num_merges, min_count, progress, cold_below, tie_rule)
 
 
 def _learn(
@@ -164,10 +169,11 @@ def _learn(
     min_count: int,
     progress: ProgressCallback | None,
     cold_below: int,
+    tie_rule: TieRule,
 ) -> LearnedMerges:
     corpus = _Corpus(chunk_counts)
     initial_length = corpus.length
-    queue = PairQueue(corpus, cold_below)
+    queue = queue_for(tie_rule, corpus, cold_below)
     vocab = {i: bytes([i]) for i in range(256)}
     steps: list[MergeStep] = []
     # The same pairs tie step after step at low counts: one tuple each, not one per step

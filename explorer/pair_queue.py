@@ -1,7 +1,9 @@
 """The learner's queue of pairs to merge: the best pair next, and the pairs tied with it.
 
 Pairs are keys `a * PAIR_BASE + b` (cheaper to hash than tuples), as in
-`explorer.learner`, whose corpus the queue reads through `PairIndex`.
+`explorer.learner`, whose corpus the queue reads through `PairIndex`. `PairQueue` breaks
+ties by first position (minbpe's rule); `LowestIdsQueue` by the pair's ids, which the
+key itself orders (a * PAIR_BASE + b sorts as (a, b) does). `queue_for` picks one.
 
     >>> class Index:  # "abab" has ab twice, ba once
     ...     count = {97 * PAIR_BASE + 98: 2, 98 * PAIR_BASE + 97: 1}
@@ -16,7 +18,10 @@ Pairs are keys `a * PAIR_BASE + b` (cheaper to hash than tuples), as in
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from typing import Protocol
+
+from explorer.tie_rules import TieRule
 
 # A pair (a, b) is the integer a * PAIR_BASE + b: cheaper to hash than a tuple.
 PAIR_BASE = 1 << 24
@@ -70,12 +75,24 @@ class PairQueue:
         self.heap: list[tuple[int, int, int]] = []
         self.ready: list[tuple[int, int, int]] = []  # (count, first, pair): ties, in order
         self._changed = _NOTHING  # the pair merged since `ready` was checked
+        self._first_live = self._live_hint()
         for key, count in corpus.count.items():
             if count < cold_below:
                 self.cold.append(key)
             else:
-                self.heap.append((-count, corpus.where[key][0], key))
+                self.heap.append((-count, self._hint(key), key))
         heapq.heapify(self.heap)  # once, not a push per pair
+
+    def _live_hint(self) -> Callable[[int, int], int]:
+        """How a hint is made exact: the corpus's first live position (see invariant 2).
+
+        Bound once, as `_first_live`: the hot loops call it without a lookup.
+        """
+        return self.corpus.first_live
+
+    def _hint(self, key: int) -> int:
+        """The place of a pair among pairs of its count, when filed: its first position."""
+        return min(self.corpus.where[key])
 
     def merged(self, key: int) -> None:
         """Note that `key` was merged: the waiting ties it changed are rechecked next pop."""
@@ -108,7 +125,7 @@ class PairQueue:
     def _recheck_ready(self) -> None:
         """Send back to the heap the waiting ties the last merge changed (invariant 4)."""
         a, b = divmod(self._changed, PAIR_BASE)
-        corpus, count = self.corpus, self.corpus.count
+        count = self.corpus.count
         kept = []
         for entry in self.ready:
             tied_count, first, key = entry
@@ -121,7 +138,7 @@ class PairQueue:
             if current != tied_count:
                 self.push(key, current, first)
                 continue
-            live = corpus.first_live(key, first)
+            live = self._first_live(key, first)
             if live == first:
                 kept.append(entry)
             else:
@@ -146,7 +163,7 @@ class PairQueue:
 
     def _thaw(self, level: int) -> None:
         """Move the cold pairs counted at least `level` (now the cold limit) to the heap."""
-        count, where = self.corpus.count, self.corpus.where
+        count, hint = self.corpus.count, self._hint
         self.cold_below = level
         still_cold = []
         for key in self.cold:
@@ -154,13 +171,13 @@ class PairQueue:
             if current is None:
                 continue
             if current >= level:
-                heapq.heappush(self.heap, (-current, min(where[key]), key))
+                heapq.heappush(self.heap, (-current, hint(key), key))
             else:
                 still_cold.append(key)
         self.cold = still_cold
 
     def _pop_heap(self) -> tuple[int, int, int] | None:
-        heap, corpus, count = self.heap, self.corpus, self.corpus.count
+        heap, first_live, count = self.heap, self._first_live, self.corpus.count
         while heap:
             neg_count, hint, key = heap[0]
             current = count.get(key)
@@ -170,7 +187,7 @@ class PairQueue:
             if current != -neg_count:
                 heapq.heapreplace(heap, (-current, hint, key))
                 continue
-            first = corpus.first_live(key, hint)
+            first = first_live(key, hint)
             if first != hint:
                 heapq.heapreplace(heap, (neg_count, first, key))
                 continue
@@ -211,3 +228,34 @@ class PairQueue:
             ties.append(other)
             i += 1
         return ties
+
+
+class LowestIdsQueue(PairQueue):
+    """The pairs best first by the lexicographic rule: count highest, then ids lowest.
+
+    The same queue with the key itself as every entry's hint: a pair's ids never change,
+    so a hint is always exact, and invariant 2 holds with "first position" read as "ids".
+    """
+
+    def _live_hint(self) -> Callable[[int, int], int]:
+        return _same_hint
+
+    def _hint(self, key: int) -> int:
+        return key
+
+    def push(self, key: int, count: int, first: int) -> None:
+        if count < self.cold_below:
+            self.cold.append(key)
+        else:
+            heapq.heappush(self.heap, (-count, key, key))
+
+
+def _same_hint(key: int, hint: int) -> int:
+    return hint
+
+
+def queue_for(tie_rule: TieRule, corpus: PairIndex, cold_below: int = COLD_BELOW) -> PairQueue:
+    """The queue that breaks ties by `tie_rule`."""
+    if tie_rule is TieRule.LOWEST_IDS:
+        return LowestIdsQueue(corpus, cold_below)
+    return PairQueue(corpus, cold_below)

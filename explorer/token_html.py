@@ -186,6 +186,32 @@ def _card_html(tokenizer: Tokenizer, token: int) -> str:
     >>> _card_html(Tokenizer([(0xD8, 0xA8)]), 256).split("<br>")[0]
     "id 256: <bdi>'ب'</bdi>"
     """
+    key = _card_key(tokenizer, token)
+    card = _CARDS.get(key)
+    if card is None:
+        if len(_CARDS) >= _CARD_CACHE_SIZE:
+            _CARDS.clear()
+        card = _CARDS[key] = _new_card_html(tokenizer, token)
+    return card
+
+
+# subtle: a card is a function of what it shows, so one cache serves every tokenizer;
+# Animate draws the same tokens' cards at every step (a third of a step's server time)
+_CARD_CACHE_SIZE = 1 << 16
+_CARDS: dict[tuple[object, ...], str] = {}
+
+
+def _card_key(tokenizer: Tokenizer, token: int) -> tuple[object, ...]:
+    """All a card shows: the id and its bytes, and whether special, a byte or the parents."""
+    if token in tokenizer.special_by_id:
+        return (token, tokenizer.special_by_id[token])
+    if token < 256:
+        return (token, tokenizer.vocab[token])
+    left, right = tokenizer.merges[token - 256]
+    return (token, tokenizer.vocab[left], tokenizer.vocab[right])
+
+
+def _new_card_html(tokenizer: Tokenizer, token: int) -> str:
     return "<br>".join(
         "".join(_card_part(part) for part in line) for line in _detail_lines(tokenizer, token)
     )

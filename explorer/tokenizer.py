@@ -258,17 +258,50 @@ class Tokenizer:
                     ids += piece_ids
         return ids or []
 
+    def pre_tokens(
+        self,
+        text: str,
+        *,
+        allowed_special: SpecialSet = "none",
+        disallowed_special: SpecialSet = "all",
+    ) -> list[tuple[str, bool]]:
+        """The pieces encode merges inside, in order, each with whether it is a special token.
+
+        The same split, special-token rules and errors as `encode`, for views that show
+        how each piece is encoded (explorer.encode_trace).
+
+        >>> tok = Tokenizer(pattern=r" ?\\w+", special_tokens=["<|x|>"])
+        >>> tok.pre_tokens("hi you<|x|>!", allowed_special="all")
+        [('hi', False), (' you', False), ('<|x|>', True), ('!', False)]
+        """
+        text = as_unicode(text_argument(text, "text"))
+        return [
+            (piece, segment is not None)
+            for segment, pieces in self._segments(text, allowed_special, disallowed_special)
+            for piece in (pieces if segment is None else [segment])
+        ]
+
     def _encode_pieces(
         self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
     ) -> Iterable[list[int]]:
+        for special, pieces in self._segments(text, allowed_special, disallowed_special):
+            if special is not None:
+                yield [self.special_tokens[special]]
+            else:
+                yield self._chunks.encode_chunks(pieces)
+
+    def _segments(
+        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
+    ) -> Iterable[tuple[str | None, list[str]]]:
+        """(special token, []) for an allowed special, else (None, the pre-token pieces)."""
         allowed = self._allowed(allowed_special, disallowed_special, text)
         splitter = special_splitter(allowed) if allowed else None
         timeout = match_timeout(self.pattern, len(text))
         for segment, is_special in split_specials(text, splitter):
             if is_special:
-                yield [self.special_tokens[segment]]
-                continue
-            yield self._chunks.encode_chunks(self._pieces(segment, self._compiled, timeout=timeout))
+                yield segment, []
+            else:
+                yield None, self._pieces(segment, self._compiled, timeout=timeout)
 
     def _allowed(self, allowed: SpecialSet, disallowed: SpecialSet, text: str) -> set[str]:
         for name, value in (("allowed_special", allowed), ("disallowed_special", disallowed)):

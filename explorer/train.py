@@ -38,6 +38,7 @@ from explorer.history import MergeHistory
 from explorer.learner import MAX_VOCAB_SIZE, ProgressCallback, learn_merges
 from explorer.parallel import can_split, count_files_in_parallel
 from explorer.pretokenize import as_unicode, compile_pattern, resolve_pattern
+from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule, TieRuleError, tie_rule_argument
 from explorer.tokenizer import Tokenizer
 
 DEFAULT_PATTERN = "gpt4"
@@ -63,20 +64,23 @@ def train(
     special_tokens: Iterable[str] = (),
     min_count: int = 1,
     progress: ProgressCallback | None = None,
+    tie_rule: TieRule | str = DEFAULT_TIE_RULE,
 ) -> TrainingResult:
     """Train on one text, or on several texts taken as separate documents.
 
     `pattern` is a preset name (none, gpt2, gpt4, o200k, words) or a regex. Special
-    tokens are cut out of the text before counting and never merged.
+    tokens are cut out of the text before counting and never merged. `tie_rule` breaks
+    ties between pairs of the same count: "first-occurrence" (minbpe's) or "lowest-ids".
     """
     texts = texts_argument(text, "text")
     specials = _check_settings(vocab_size, pattern, special_tokens, min_count, progress)
+    rule = _tie_rule(tie_rule)
     texts = [as_unicode(t) for t in texts]  # lone surrogates as encode treats them
     started = time.perf_counter()
     counts = count_chunks(texts, pattern, specials)
     corpus_bytes = sum(len(t.encode("utf-8", "surrogatepass")) for t in texts)
     return _finish(
-        counts, vocab_size, pattern, specials, min_count, progress, started, corpus_bytes
+        counts, vocab_size, pattern, specials, min_count, progress, started, corpus_bytes, rule
     )
 
 
@@ -90,6 +94,7 @@ def train_files(
     block_chars: int = DEFAULT_BLOCK_CHARS,
     workers: int = 1,
     progress: ProgressCallback | None = None,
+    tie_rule: TieRule | str = DEFAULT_TIE_RULE,
 ) -> TrainingResult:
     """Train on files read in blocks: memory holds the distinct chunks, not the text.
 
@@ -99,6 +104,7 @@ def train_files(
     """
     paths = paths_argument(paths)
     specials = _check_settings(vocab_size, pattern, special_tokens, min_count, progress)
+    rule = _tie_rule(tie_rule)
     block_chars, workers = (
         whole_number(block_chars, "block_chars"),
         whole_number(workers, "workers"),
@@ -118,7 +124,7 @@ def train_files(
         )
     corpus_bytes = sum(Path(p).stat().st_size for p in paths)
     return _finish(
-        counts, vocab_size, pattern, specials, min_count, progress, started, corpus_bytes
+        counts, vocab_size, pattern, specials, min_count, progress, started, corpus_bytes, rule
     )
 
 
@@ -129,6 +135,7 @@ def train_word_counts(
     special_tokens: Iterable[str] = (),
     min_count: int = 1,
     progress: ProgressCallback | None = None,
+    tie_rule: TieRule | str = DEFAULT_TIE_RULE,
 ) -> TrainingResult:
     """Train on words with counts (a mapping, or a `word count` table as text).
 
@@ -146,6 +153,7 @@ def train_word_counts(
             f"text, not {type(word_counts).__name__}"
         )
     specials = _check_settings(vocab_size, "none", special_tokens, min_count, progress)
+    rule = _tie_rule(tie_rule)
     word_counts = {
         text_argument(word, "each word of word_counts"): whole_number(n, f"the count of {word!r}")
         for word, n in word_counts.items()
@@ -153,7 +161,9 @@ def train_word_counts(
     started = time.perf_counter()
     counts = word_chunk_counts(dict(word_counts))
     corpus_bytes = sum(len(c) * n for c, n in counts.items())
-    return _finish(counts, vocab_size, "", specials, min_count, progress, started, corpus_bytes)
+    return _finish(
+        counts, vocab_size, "", specials, min_count, progress, started, corpus_bytes, rule
+    )
 
 
 def _check_settings(
@@ -183,6 +193,14 @@ def _check_settings(
     return specials
 
 
+def _tie_rule(value: TieRule | str) -> TieRule:
+    """The tie rule asked for; a name that is none is a TrainingError listing the choices."""
+    try:
+        return tie_rule_argument(value)
+    except TieRuleError as exc:
+        raise TrainingError(str(exc)) from None
+
+
 def _finish(
     counts: dict[bytes, int],
     vocab_size: int,
@@ -192,8 +210,11 @@ def _finish(
     progress: ProgressCallback | None,
     started: float,
     corpus_bytes: int,
+    tie_rule: TieRule,
 ) -> TrainingResult:
-    learned = learn_merges(counts, vocab_size - 256, min_count=min_count, progress=progress)
+    learned = learn_merges(
+        counts, vocab_size - 256, min_count=min_count, progress=progress, tie_rule=tie_rule
+    )
     history = MergeHistory(
         steps=learned.steps,
         stop_reason=learned.stop_reason,
@@ -201,6 +222,7 @@ def _finish(
         token_usage=learned.token_usage,
         seconds=time.perf_counter() - started,
         corpus_bytes=corpus_bytes,
+        tie_rule=tie_rule,
     )
     tokenizer = Tokenizer(
         history.merges, pattern=resolve_pattern(pattern), special_tokens=specials, trained=True

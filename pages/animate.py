@@ -12,12 +12,13 @@ from typing import Any
 
 import streamlit as st
 
-from explorer import MergeHistory, Tokenizer, tokens_to_html
+from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
 from ui import animation as anim
 from ui import animation_charts as anim_charts
 from ui import playback
 from ui import state as keys
-from ui.formatting import excerpt, plural
+from ui.formatting import RawHtml, excerpt, plural
+from ui.lesson_download import lesson_download
 from ui.present import presenter_passage, presenting
 from ui.run_spec import RunKind
 from ui.runs import (
@@ -41,12 +42,20 @@ NO_HISTORY = (
 )
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@st.cache_resource(max_entries=256, show_spinner=False)
+def encoding_cached(_tokenizer: Tokenizer, run_key: str, vocab_size: int, passage: str) -> Encoding:
+    """The passage encoded at one size of a run, shared read-only: a step forward finds
+    its "before" here, the last step's "after" (half of a step's encoding)."""
+    return _tokenizer.encode_with_spans(passage, allowed_special="all")
+
+
 def frame_cached(
-    _before: Tokenizer, _after: Tokenizer, run_key: str, step: int, passage: str
+    before: Tokenizer, after: Tokenizer, run_key: str, step: int, passage: str
 ) -> anim.Frame:
     """The passage just before and after merge `step` (step 0: bytes, twice)."""
-    return anim.passage_frame(_before, _after, passage, 255 + step if step else None)
+    end = encoding_cached(after, run_key, 256 + step, passage)
+    start = encoding_cached(before, run_key, 255 + step, passage) if step else end
+    return anim.frame_of(start, end, 255 + step if step else None)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)  # one per run on screen in any session
@@ -212,17 +221,23 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
     # hover titles are most of the HTML; nobody hovers over a moving passage
     show = {"show_ids": bool(st.session_state.get(keys.ANIMATE_IDS)), "titles": not playing}
     if step == 0:
-        st.markdown(f"**The passage as bytes** · {len(frame.after.ids):,} tokens")
-        st.html(passage_html(after, frame.after.ids, (), **show))
+        tokens = passage_html(after, frame.after.ids, (), **show)
+        pane = anim.pane_html("The passage as bytes", len(frame.after.ids), tokens)
+        st.html(RawHtml(anim.stage_html([pane])))
         return
-    left, right = st.columns(2, gap="medium")
-    with left:
-        st.markdown(f"**Before step {step:,}** · {len(frame.before.ids):,} tokens")
-        st.html(passage_html(before, frame.before.ids, frame.pair_positions, **show))
-    with right:
-        st.markdown(f"**After step {step:,}** · {len(frame.after.ids):,} tokens")
-        st.html(passage_html(after, frame.after.ids, frame.fused_positions, **show))
-    st.caption(anim.passage_caption(frame))
+    panes = [
+        anim.pane_html(
+            f"Before step {step:,}",
+            len(frame.before.ids),
+            passage_html(before, frame.before.ids, frame.pair_positions, **show),
+        ),
+        anim.pane_html(
+            f"After step {step:,}",
+            len(frame.after.ids),
+            passage_html(after, frame.after.ids, frame.fused_positions, **show),
+        ),
+    ]
+    st.html(RawHtml(anim.stage_html(panes, anim.passage_caption(frame))))
 
 
 def passage_html(
@@ -263,7 +278,7 @@ def show_static(run: Run, passage: str) -> None:
         st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
         return
     st.markdown(f"**The passage at vocab size {view_vocab_size(run):,}** · {len(ids):,} tokens")
-    st.html(tokens_to_html(tokenizer, ids, visible_whitespace=True))
+    st.html(RawHtml(tokens_to_html(tokenizer, ids, visible_whitespace=True)))
 
 
 def main() -> None:
@@ -277,6 +292,8 @@ def main() -> None:
     if run is None:
         return
     passage = passage_input(run)
+    if not presenting():
+        lesson_download(run, passage)
     if run.history is None:
         st.info(NO_HISTORY.format(origin=origin(run.spec)))
         show_static(run, passage)

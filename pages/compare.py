@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import state as keys
+from ui.compare_bend import bend_marks, bends_of, show_bend_sentences, stopped_early_at
 from ui.compare_charts import (
     OPENAI,
     compression_chart,
@@ -20,6 +21,9 @@ from ui.compare_charts import (
     tokens_at,
     training_counts_cached,
 )
+from ui.compare_heldout import heldout_curve, heldout_section
+from ui.compare_languages import language_growth_section
+from ui.compare_overlap import overlap_section
 from ui.compare_pair import pair_section
 from ui.formatting import excerpt, markdown_text, plural
 from ui.runs import (
@@ -104,10 +108,13 @@ def curve_section(run: Run, size: int) -> None:
             st.error(f"Your text could not be encoded: {exc}")
     else:
         st.info("Type or load a text above to draw its curve beside the training corpus.")
+    curves.update(heldout_curve(run))  # a run trained with a held-out share: its third curve
     if not curves:
         return
-    st.altair_chart(compression_chart(curves, size), width="stretch")
+    bends = bends_of(curves)
+    st.altair_chart(compression_chart(curves, size, bend_marks(bends, curves)), width="stretch")
     curve_metrics(curves, size)
+    show_bend_sentences(bends, stopped_early_at(run))
 
 
 def curve_metrics(curves: dict[str, Sequence[int]], size: int) -> None:
@@ -339,12 +346,16 @@ def main() -> None:
         f"the sidebar's view size, {fmt_int(size)}, is marked on the chart."
     )
     curve_section(run, size)
+    heldout_section(run, size)
     st.divider()
     passage_section(run)
     st.divider()
     pair_section(run)
     st.divider()
     languages_section(run)
+    language_growth_section(run)
+    st.divider()
+    overlap_section(run)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

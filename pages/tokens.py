@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer.stats import TextStats
-from ui import links
+from ui import encode_steps, links
 from ui import state as keys
-from ui.formatting import plural
+from ui.formatting import RawHtml, plural
 from ui.runs import (
     Run,
     current_run_or_error,
@@ -163,9 +163,10 @@ def main() -> None:
         f"Hover a token to see its id, bytes, merge number and parents. "
         f"{COLOR_HELP[str(options['color_by'])]}"
     )
-    st.html(page)
+    st.html(RawHtml(page))
     show_counts(encoded.stats)
     show_specials(run, encoded)
+    encode_steps.section(tokenizer, run.key, size, text)  # a word of it, one merge at a time
     if len(encoded.ids) > MAX_RENDERED_TOKENS:
         st.caption(
             f"Showing the first {fmt_int(MAX_RENDERED_TOKENS)} of {fmt_int(len(encoded.ids))} "

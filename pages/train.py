@@ -7,8 +7,9 @@ from typing import Any
 import streamlit as st
 
 from ui import formatting as fmt
-from ui import links, progress, train_results
+from ui import links, progress, train_holdout, train_results
 from ui import state as keys
+from ui import tie_rule_form as ties
 from ui import tokenizer_files as ts
 from ui import train_form as form
 from ui.runs import (
@@ -54,6 +55,7 @@ def init_form(spec: RunSpec) -> None:
         keys.TRAIN_WORD_COUNTS: "",
         keys.TRAIN_SPECIALS: "",
         keys.TRAIN_MIN_COUNT: 1,
+        keys.TRAIN_TIE_RULE: spec.tie_rule.value if sample else ties.DEFAULT_TIE_RULE_NAME,
         keys.TRAIN_BYTE_SYMBOLS: sample is not None and sample.key == "this_is",
         keys.TRAIN_LOG_QUERY: "",
     }
@@ -71,28 +73,35 @@ def use_sample_settings() -> None:
         st.session_state[keys.TRAIN_REGEX] = regex
 
 
-def train_example(key: str) -> None:
+def train_example(key: str, tie_rule: str = ties.DEFAULT_TIE_RULE_NAME) -> None:
     """A worked example: set the form to it and add its run (tiny, so it trains at once)."""
     state = st.session_state
     state[keys.TRAIN_SOURCE], state[keys.TRAIN_SAMPLE] = "sample", key
     use_sample_settings()
     state[keys.TRAIN_SPECIALS], state[keys.TRAIN_MIN_COUNT] = "", 1
+    state[keys.TRAIN_TIE_RULE] = tie_rule
     state[keys.TRAIN_BYTE_SYMBOLS] = key == "this_is"
     state[keys.TRAIN_LOG_QUERY] = ""
     sample = SAMPLES[key]
     corpus = form.sample_corpus(sample, sample_text(key))
-    add_run(form.training_spec(corpus, sample.vocab_size, sample.pattern, (), 1), corpus.texts)
+    spec = form.training_spec(corpus, sample.vocab_size, sample.pattern, (), 1, tie_rule)
+    add_run(spec, corpus.texts)
 
 
 def worked_examples() -> None:
     st.markdown("**Worked examples**: one click trains them and shows the result below.")
-    for column, (key, (label, caption)) in zip(st.columns(len(EXAMPLES)), EXAMPLES.items()):
+    textbook = ties.TEXTBOOK_EXAMPLE
+    buttons = [(key, key, ties.DEFAULT_TIE_RULE_NAME, *shown) for key, shown in EXAMPLES.items()]
+    buttons.append(
+        (textbook.key, textbook.sample, textbook.tie_rule.value, textbook.label, textbook.caption)
+    )
+    for column, (key, sample, rule, label, caption) in zip(st.columns(len(buttons)), buttons):
         with column:
             st.button(
                 label,
                 key=f"{keys.TRAIN_EXAMPLE}_{key}",
                 on_click=train_example,
-                args=(key,),
+                args=(sample, rule),
                 icon=":material/play_arrow:",
                 width="stretch",
             )
@@ -146,7 +155,7 @@ def text_source() -> None:
 
 
 def settings() -> None:
-    """Vocab size, pre-tokenizer, special tokens and the minimum pair count."""
+    """Vocab size, pre-tokenizer, special tokens, the minimum pair count and the tie rule."""
     st.number_input(
         "Vocab size",
         step=100,
@@ -188,6 +197,15 @@ def settings() -> None:
         help="Stop when the most frequent pair occurs fewer times than this.",
         persist_state="session",
     )
+    st.selectbox(
+        "Tie rule",
+        ties.TIE_RULE_CHOICES,
+        format_func=ties.TIE_RULE_LABELS.__getitem__,
+        key=keys.TRAIN_TIE_RULE,
+        help=ties.TIE_RULE_HELP,
+        persist_state="session",
+    )
+    train_holdout.holdout_controls(words)
 
 
 def is_word_counts() -> bool:
@@ -221,8 +239,16 @@ def requested_run() -> tuple[RunSpec, form.Corpus]:
     pattern = form.chosen_pattern(state[keys.TRAIN_PATTERN], state[keys.TRAIN_REGEX])
     corpus = read_corpus()
     specials = form.parse_special_tokens(state[keys.TRAIN_SPECIALS])
+    held_out = train_holdout.chosen_percent(corpus)
+    train_holdout.check_holdout(corpus, held_out)
     spec = form.training_spec(
-        corpus, int(state[keys.TRAIN_VOCAB]), pattern, specials, int(state[keys.TRAIN_MIN_COUNT])
+        corpus,
+        int(state[keys.TRAIN_VOCAB]),
+        pattern,
+        specials,
+        int(state[keys.TRAIN_MIN_COUNT]),
+        state[keys.TRAIN_TIE_RULE],
+        holdout_percent=held_out,
     )
     return spec, corpus
 
@@ -259,6 +285,9 @@ def train_form() -> None:
             st.error(fmt.sentence(str(exc)))
     else:
         left.caption(form.describe_corpus(request[1]))
+        held_out = train_holdout.check_holdout(request[1], request[0].holdout_percent)
+        if held_out:
+            left.caption(held_out)
     clicked = st.button(
         "Train",
         key=keys.TRAIN_GO,

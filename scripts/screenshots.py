@@ -37,6 +37,16 @@ SCREENS = [
     ("phone-tokens", "tokens", (390, 844)),
 ]
 
+# (file name, URL path, the element pictured, viewport): one section of a page
+SECTIONS = [
+    (
+        "encode_steps",
+        "tokens?encode=tokenization&encode_step=2",
+        ".st-key-tokens_encode_open",
+        (1440, 900),
+    ),
+]
+
 
 def wait_until_idle(page: Page, timeout_s: float = 60) -> None:
     """Wait until Streamlit has drawn the page and stopped running the script."""
@@ -56,7 +66,8 @@ def main() -> None:
     parser.add_argument("--height", type=int, default=1300)
     parser.add_argument("--only", nargs="+", metavar="NAME", help="take only these pictures")
     args = parser.parse_args()
-    wanted = set(args.only or [name for name, _ in PAGES] + [name for name, *_ in SCREENS])
+    every = [name for name, _ in PAGES] + [name for name, *_ in SCREENS + SECTIONS]
+    wanted = set(args.only or every)
     args.out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory() as folder,
@@ -72,6 +83,17 @@ def main() -> None:
             if name in wanted:
                 page.set_viewport_size({"width": width, "height": height})
                 take(page, f"{server.url}{url_path}", args.out / f"{name}.png", full_page=False)
+        for name, url_path, selector, (width, height) in SECTIONS:
+            if name in wanted:
+                page.set_viewport_size({"width": width, "height": height})
+                page.goto(f"{server.url}{url_path}")
+                wait_until_idle(page)
+                section = page.locator(selector)
+                section.scroll_into_view_if_needed()  # widgets below the fold load only now
+                page.wait_for_selector('[data-testid="stSkeleton"]', state="detached")
+                page.wait_for_timeout(500)
+                section.screenshot(path=str(args.out / f"{name}.png"))
+                print(args.out / f"{name}.png")
         browser.close()
 
 

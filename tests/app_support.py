@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
@@ -33,3 +36,33 @@ def texts_of(elements) -> list[str]:
 def pasted_name(text: str, vocab_size: int, pattern: str = "gpt4") -> str:
     """The name of a run trained on pasted text that reached `vocab_size`."""
     return run_name(first_words(text), pattern, vocab_size)
+
+
+def token_views(app: AppTest) -> list[str]:
+    """The HTML of each coloured passage on the page; each of Animate's panes is one."""
+    views: list[str] = []
+    for element in app.html:
+        value = str(element.value)
+        if 'class="bpe"' in value:
+            panes = value.split('<div class="am-pane">')[1:] or [value]
+            views.extend(pane for pane in panes if 'class="bpe"' in pane)
+    return views
+
+
+def labels(app: AppTest) -> list[str]:
+    """Markdown texts without the bold marks, and the labels over Animate's passages."""
+    found = [text.replace("**", "") for text in texts_of(app.markdown)]
+    for element in app.html:
+        for bold, rest in re.findall(
+            r'<p class="am-label"><strong>(.*?)</strong>(.*?)</p>', str(element.value)
+        ):
+            found.append(html.unescape(bold + rest))
+    return found
+
+
+def stage_captions(app: AppTest) -> list[str]:
+    """Captions, and the caption under Animate's passages, as a user reads them."""
+    found = texts_of(app.caption)
+    for element in app.html:
+        found += map(html.unescape, re.findall(r'class="am-caption">(.*?)</p>', str(element.value)))
+    return found

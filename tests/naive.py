@@ -2,7 +2,8 @@
 
 The trainer is minbpe's algorithm, step for step: recount every pair of every chunk,
 take `max` over a dict filled in text order (ties go to the earliest first occurrence),
-replace the pair left to right.
+replace the pair left to right. With tie_rule="lowest-ids" it takes the smallest pair
+among those of the highest count instead, as the lexicographic rule proposed for minbpe.
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ def split_text(text: str, pattern: str, specials: list[str] = ()) -> list[str]:
     return [m.group() for s in segments for m in compiled.finditer(s) if m.group()]
 
 
-def naive_train(chunks: list[str], num_merges: int, min_count: int = 1) -> list[dict]:
+def naive_train(
+    chunks: list[str], num_merges: int, min_count: int = 1, tie_rule: str = "first-occurrence"
+) -> list[dict]:
     """minbpe's RegexTokenizer.train, recording what our MergeStep records."""
     ids = [list(chunk.encode("utf-8")) for chunk in chunks]
     steps = []
@@ -51,13 +54,19 @@ def naive_train(chunks: list[str], num_merges: int, min_count: int = 1) -> list[
             get_stats(chunk_ids, stats)
         if not stats:
             break
-        pair = max(stats, key=stats.get)
+        if tie_rule == "lowest-ids":
+            top = max(stats.values())
+            tied = sorted(p for p, c in stats.items() if c == top)
+            pair = tied[0]
+        else:
+            pair = max(stats, key=stats.get)
+            tied = [p for p, c in stats.items() if c == stats[pair]]
         if stats[pair] < min_count:
             break
         before = sum(map(len, ids))
         ids = [merge(chunk_ids, pair, 256 + i) for chunk_ids in ids]
         after = sum(map(len, ids))
-        ties = [p for p, c in stats.items() if c == stats[pair] and p != pair][:5]
+        ties = [p for p in tied if p != pair][:5]
         steps.append(
             {
                 "pair": pair,
@@ -84,12 +93,19 @@ def fast_steps(history) -> list[dict]:
     ]
 
 
-def naive_encode(text_chunks: list[str], merges: list[tuple[int, int]]) -> list[int]:
-    """minbpe's encode_chunk over each chunk: lowest-rank pair first."""
+def naive_encode(
+    text_chunks: list[str], merges: list[tuple[int, int]], byte_ids: list[int] | None = None
+) -> list[int]:
+    """minbpe's encode_chunk over each chunk: lowest-rank pair first.
+
+    byte_ids[b] is byte b's id where the bytes are not ids 0-255 in order (GPT-2's).
+    """
     ranks = {pair: 256 + i for i, pair in enumerate(merges)}
     out: list[int] = []
     for chunk in text_chunks:
         ids = list(chunk.encode("utf-8"))
+        if byte_ids is not None:
+            ids = [byte_ids[b] for b in ids]
         while len(ids) >= 2:
             stats: dict[tuple[int, int], int] = {}
             get_stats(ids, stats)

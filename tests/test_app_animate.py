@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from explorer import train
 from explorer.formats import model_text
-from tests.app_support import open_app, texts_of
+from tests.app_support import labels, open_app, stage_captions, texts_of, token_views
 from ui import state as keys
 from ui.present import presenter_passage
 from ui.run_spec import RunSpec, text_key
@@ -22,16 +22,6 @@ def narration(app: AppTest) -> str:
     paragraphs = [h.value for h in app.html if h.value.startswith("<p")]
     assert len(paragraphs) == 1, paragraphs
     return html.unescape(paragraphs[0].split(">", 1)[1].rsplit("<", 1)[0])
-
-
-def token_views(app: AppTest) -> list[str]:
-    """The HTML of each coloured passage on the page (before and after, or one)."""
-    return [h.value for h in app.html if 'class="bpe"' in h.value]
-
-
-def labels(app: AppTest) -> list[str]:
-    """Markdown texts without the bold marks."""
-    return [text.replace("**", "") for text in texts_of(app.markdown)]
 
 
 def spelled(view: str) -> str:
@@ -79,7 +69,7 @@ def test_the_merged_pair_is_outlined_before_and_fused_after() -> None:
     before, after = token_views(app)
     assert before.count(' h"') == 4  # a a, twice: the left and right of each occurrence
     assert after.count(' h"') == 2
-    assert "fuses 2 times in this passage" in " ".join(texts_of(app.caption))
+    assert "fuses 2 times in this passage" in " ".join(stage_captions(app))
 
 
 def step_slider_shown(app: AppTest) -> bool:
@@ -129,7 +119,7 @@ def test_a_typed_passage_is_animated_and_escaped() -> None:
     before, after = token_views(app)
     assert "<script>" not in before + after
     assert spelled(after) == "<script>alert(1)</script>·aaaa"  # shown, never run
-    assert "fuses 2 times in this passage" in " ".join(texts_of(app.caption))  # aaaa
+    assert "fuses 2 times in this passage" in " ".join(stage_captions(app))  # aaaa
 
     app.button(key="animate_reset").click().run()
     assert app.text_area(key="animate_passage").value == "aaabdaaabac"
@@ -159,7 +149,7 @@ def test_a_word_count_table_animates_its_words() -> None:
     assert app.text_area(key="animate_passage").value == "hug pug pun bun hugs"
     app.button(key="animate_next").click().run()
     assert narration(app).startswith("Step 1: ('u', 'g') was the most frequent pair (20 times)")
-    assert "fuses 3 times in this passage" in " ".join(texts_of(app.caption))
+    assert "fuses 3 times in this passage" in " ".join(stage_captions(app))
 
 
 def test_another_run_brings_its_own_passage_and_starts_at_step_0() -> None:

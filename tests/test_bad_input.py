@@ -90,7 +90,7 @@ from explorer import FormatError, Tokenizer, tokens_to_html, train
 from explorer.formats import merges_json, model_text
 from explorer.pretokenize import PatternError, compile_pattern
 from explorer.stats import counted_stats
-from tests.app_support import open_app, pasted_name, texts_of
+from tests.app_support import labels, open_app, pasted_name, texts_of, token_views
 from ui import animation as anim
 from ui import formatting as fmt
 from ui import progress
@@ -168,7 +168,7 @@ def metric(app: AppTest, label: str) -> int:
 
 def token_html(app: AppTest) -> list[str]:
     """The coloured token views on the page."""
-    return [h.value for h in app.html if 'class="bpe"' in h.value]
+    return token_views(app)
 
 
 def shown_run(app: AppTest) -> str:
@@ -448,7 +448,7 @@ def test_7c_control_characters_in_the_animate_passage() -> None:
     before = session(app)
     app.text_area(key="animate_passage").input(CONTROL).run()
     app.slider(key="animate_step").set_value(0).run()
-    assert f"**The passage as bytes** · {len(CONTROL.encode())} tokens" in texts_of(app.markdown)
+    assert f"The passage as bytes · {len(CONTROL.encode())} tokens" in labels(app)
     view = token_html(app)[0]
     assert "\\u0000" in view and "\\u001b" in view
     assert not re.search("[\x00\x1b]", view)

@@ -68,7 +68,8 @@ def test_info(trained: Path) -> None:
     assert done.returncode == 0
     assert lines[:2] == ["vocab size: 320 (256 bytes + 64 merges)", "merges: 64"]
     assert lines[2].startswith("pattern (gpt4 preset): '(?i:[sdmt]")
-    assert lines[3:] == ["special tokens: 1", f"  '{SPECIAL}' 320"]
+    assert lines[3:5] == ["special tokens: 1", f"  '{SPECIAL}' 320"]
+    assert lines[5:] == ["tie rule: first-occurrence (from tok.history.json)"]
 
 
 @pytest.mark.parametrize("from_stdin", [False, True])

@@ -20,6 +20,7 @@ from explorer.corpus import parse_word_counts
 from explorer.history import MergeStep, StopReason
 from explorer.pair_queue import MAX_TIES_RECORDED
 from explorer.render import token_color
+from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule
 from ui.formatting import excerpt
 
 PASSAGE_CHARS = 600  # the default passage: about this much of the corpus
@@ -74,6 +75,12 @@ def passage_frame(before: Tokenizer, after: Tokenizer, passage: str, new_id: int
     """
     start = before.encode_with_spans(passage, allowed_special="all")
     end = start if after is before else after.encode_with_spans(passage, allowed_special="all")
+    return frame_of(start, end, new_id)
+
+
+def frame_of(start: Encoding, end: Encoding, new_id: int | None) -> Frame:
+    """passage_frame from the passage's encodings with k - 1 and k merges, made elsewhere
+    (stepping forward, the page reuses the last step's "after" as this step's "before")."""
     fused = tuple(i for i, token in enumerate(end.ids) if token == new_id)
     starts = {end.byte_spans[i][0] for i in fused}
     pair = tuple(
@@ -152,7 +159,7 @@ def narration(history: MergeHistory, step: int, tokenizer: Tokenizer) -> str:
             "'aaa' the pairs overlap, and a token joins one pair at a time."
         )
     if merge.ties:
-        sentences.append(tie_sentence(merge, tokenizer))
+        sentences.append(tie_sentence(merge, tokenizer, history.tie_rule))
     if step == len(history.steps):
         reason = history.stop_reason.describe()
         sentences.append(f"This is the last merge: training stopped because {reason}.")
@@ -186,11 +193,21 @@ def no_steps_message(history: MergeHistory) -> str:
     )
 
 
-def tie_sentence(merge: MergeStep, tokenizer: Tokenizer) -> str:
+def tie_sentence(
+    merge: MergeStep, tokenizer: Tokenizer, tie_rule: TieRule = DEFAULT_TIE_RULE
+) -> str:
     """Name the pairs that tied with the winner and the rule that broke the tie.
 
     Training records the first MAX_TIES_RECORDED tied pairs and stops looking, so with
     that many the true number is "at least" it.
+
+    >>> from explorer import train
+    >>> result = train("aaabdaaabac", 259, pattern="none", tie_rule="lowest-ids")
+    >>> print(tie_sentence(result.history.steps[1], result.tokenizer, TieRule.LOWEST_IDS))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    This step was decided by a tie: ('aa', 'a') was also seen 2 times. The rule: ('a', 'b')
+    tied with 1 other pair at count 2; the tie went to the pair with the lowest ids (the
+    textbook rule: the smallest left id wins, then the smallest right id).
     """
     names = [pair_text(tokenizer, pair) for pair in merge.ties]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -199,10 +216,22 @@ def tie_sentence(merge: MergeStep, tokenizer: Tokenizer) -> str:
         tied += f"among them {listed}"
     else:
         tied = f"{listed} {'was' if len(names) == 1 else 'were'} also seen {times(merge.count)}"
+    others = len(names)
+    others_text = f"{'at least ' if others >= MAX_TIES_RECORDED else ''}{others} other pair"
+    others_text += "" if others == 1 else "s"
     return (
-        f"This step was decided by a tie: {tied}. The rule: the pair whose first occurrence "
-        "comes earliest in the corpus wins."
+        f"This step was decided by a tie: {tied}. The rule: {pair_text(tokenizer, merge.pair)} "
+        f"tied with {others_text} at count {merge.count:,}; the tie went to "
+        f"{tie_rule.winner_phrase} ({_RULE_DETAILS[tie_rule]})."
     )
+
+
+_RULE_DETAILS = {
+    TieRule.FIRST_OCCURRENCE: (
+        "minbpe's rule: the pair whose first occurrence comes earliest in the corpus wins"
+    ),
+    TieRule.LOWEST_IDS: "the textbook rule: the smallest left id wins, then the smallest right id",
+}
 
 
 def merge_card_html(tokenizer: Tokenizer, merge: MergeStep) -> str:
@@ -228,6 +257,41 @@ _CARD_STYLE = (
     ".am-part,.am-new{outline:2px solid #000}"
     ".am-op{font-size:1.5rem;opacity:.7}"
     ".am-id{font-size:.95rem;opacity:.75;margin-left:.25rem}"
+)
+
+
+def pane_html(label: str, tokens: int, passage: str) -> str:
+    """A passage under its label: "<b>After step 3</b> · 5 tokens"; `passage` is safe HTML.
+
+    >>> pane_html("After step 3", 5, "<div class='bpe'></div>")[:61]
+    '<div class="am-pane"><p class="am-label"><strong>After step 3'
+    """
+    return (
+        f'<div class="am-pane"><p class="am-label"><strong>{html.escape(label)}</strong>'
+        f" · {tokens:,} tokens</p>{passage}</div>"
+    )
+
+
+def stage_html(panes: list[str], caption: str = "") -> str:
+    """A step's passages side by side (stacked on a phone) and their caption, as one block.
+
+    One element instead of seven (two columns, two labels, two passages, a caption):
+    Streamlit's cost per element (a message, its hash, a wake-up of the event loop) was
+    a large part of a step's server time. `panes` are safe HTML; `caption` is plain text.
+
+    >>> stage_html([], "a & b")  # doctest: +ELLIPSIS
+    '<style>...</style><div class="am-panes"></div><p class="am-caption">a &amp; b</p>'
+    """
+    note = f'<p class="am-caption">{html.escape(caption)}</p>' if caption else ""
+    return f'<style>{_STAGE_STYLE}</style><div class="am-panes">{"".join(panes)}</div>{note}'
+
+
+_STAGE_STYLE = (
+    ".am-panes{display:grid;gap:.5rem 1.5rem;"
+    "grid-template-columns:repeat(auto-fit,minmax(min(100%,20rem),1fr))}"
+    ".am-label{margin:0 0 .35rem}"
+    # Streamlit's caption: 14 px at 60 % of the text colour (#111: 5.2:1 on white)
+    ".am-caption{margin:0;font-size:.875rem;color:rgba(17,17,17,.6)}"
 )
 
 

@@ -21,8 +21,9 @@ from explorer.stats import byte_length, compression_curve
 from ui.samples import udhr_texts
 
 MAX_POINTS = 600  # per curve: enough for a smooth line, small enough for the browser
-COLORS = ("#4C78A8", "#F58518")  # Tableau blue and orange: apart for most colour vision
-DASHES = ((1, 0), (6, 3))  # solid and dashed, so the lines differ without colour too
+# Tableau blue, orange and green (a held-out text's curve): apart for most colour vision
+COLORS = ("#4C78A8", "#F58518", "#54A24B")
+DASHES = ((1, 0), (6, 3), (2, 2))  # solid, dashed, dotted: the lines differ without colour too
 # one legend for colour and dash: Vega-Lite merges them into dashed line swatches
 LEGEND = alt.Legend(orient="top", labelLimit=400, symbolType="stroke", symbolStrokeWidth=3)
 TITLE = "Bytes per token as the vocabulary grows"
@@ -87,8 +88,11 @@ def curve_frame(curves: dict[str, Sequence[int]], view_size: int) -> pd.DataFram
     return pd.DataFrame(rows, columns=["Text", "Vocab size", "Tokens", "Bytes per token"])
 
 
-def compression_chart(curves: dict[str, Sequence[int]], view_size: int) -> alt.LayerChart:
-    """Lines of bytes per token per text, a hover readout and a rule at the viewed size."""
+def compression_chart(
+    curves: dict[str, Sequence[int]], view_size: int, extra: Sequence[alt.Chart] = ()
+) -> alt.LayerChart:
+    """Lines of bytes per token per text, a hover readout and a rule at the viewed size;
+    `extra` layers (such as where each curve bends) go on top."""
     frame = curve_frame(curves, view_size)
     names = list(curves)
     x = alt.X(
@@ -134,7 +138,12 @@ def compression_chart(curves: dict[str, Sequence[int]], view_size: int) -> alt.L
         .add_params(hover)
     )
     return (
-        alt.layer(lines, points, *view_marks(view_size, x, at_right=_at_right(frame, view_size)))
+        alt.layer(
+            lines,
+            points,
+            *view_marks(view_size, x, at_right=_at_right(frame, view_size)),
+            *extra,
+        )
         .properties(title=alt.TitleParams(TITLE, subtitle=SUBTITLE, anchor="start"), height=380)
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )

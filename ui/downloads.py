@@ -53,7 +53,7 @@ def download_files(
         Download(
             "tokenizer_json",
             "Hugging Face (tokenizer.json)",
-            lambda: tokenizer_json(tokenizer),
+            lambda: tokenizer_json(tokenizer, tie_rule=history and history.tie_rule),
             f"{stem}.tokenizer.json",
             "application/json",
         ),

@@ -3,10 +3,14 @@
 Every page's URL carries the run's key, so a reload, a shared link, or the same link
 after a restart opens the same tokenizer (ui/opening.open_linked_run reads it back). A run
 trained on a bundled sample also carries that sample's settings, from which it can be
-trained again when the server no longer has it. The pages add their own:
+trained again when the server no longer has it (with `tie_rule=lowest-ids` when it
+broke ties by the lowest ids; the default rule is left out, so older links are unchanged).
+The pages add their own:
 
     Animate merges  animate_step=N (the step slider, bound to the URL by Streamlit)
     Tokens          text=…  (the text to encode, when at most MAX_LINK_TEXT characters)
+                    encode=… and encode_step=N (encode step by step: its text, when at
+                    most MAX_LINK_TEXT characters, and the step on screen)
     Vocabulary      token=ID (the token whose lineage is shown)
     every page      view=N  (the sidebar's view size, when below the run's full size)
 
@@ -18,12 +22,14 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 
+from explorer.tie_rules import DEFAULT_TIE_RULE
 from ui.run_spec import RunSpec
 from ui.samples import SAMPLES, Sample
 from ui.state import MAX_LINK_TEXT
 
-RUN_PARAMS = ("run", "sample", "vocab", "pattern", "view")
-PAGE_PARAMS = {"tokens": ("text",), "vocabulary": ("token",)}  # a page's url_path -> its own
+RUN_PARAMS = ("run", "sample", "vocab", "pattern", "tie_rule", "holdout", "view")
+# a page's url_path -> its own
+PAGE_PARAMS = {"tokens": ("text", "encode", "encode_step"), "vocabulary": ("token",)}
 
 
 def sample_of(spec: RunSpec) -> Sample | None:
@@ -39,6 +45,10 @@ def url_params(spec: RunSpec, view_size: int | None = None) -> dict[str, str]:
     sample = sample_of(spec)
     if sample is not None:
         params.update(sample=sample.key, vocab=str(spec.vocab_size), pattern=spec.pattern)
+        if spec.tie_rule is not DEFAULT_TIE_RULE:
+            params["tie_rule"] = spec.tie_rule.value
+        if spec.holdout_percent:  # only when set: other links stay as they were
+            params["holdout"] = str(spec.holdout_percent)
     if view_size is not None:
         params["view"] = str(view_size)
     return params

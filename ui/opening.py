@@ -1,8 +1,9 @@
 """A session's first run: the run its URL names (from the server's disk), or a sample.
 
 `?run=KEY` opens a run kept by ui/run_store.py, with the pages' own state from the link
-(view size, token, text); `?sample=…&vocab=…&pattern=…` opens or retrains a bundled
-sample; a key the server no longer has opens the default sample with a notice.
+(view size, token, text); `?sample=…&vocab=…&pattern=…` (and `&tie_rule=…`) opens or
+retrains a bundled sample; a key the server no longer has opens the default sample with
+a notice.
 """
 
 from __future__ import annotations
@@ -11,13 +12,17 @@ from collections.abc import Mapping
 
 import streamlit as st
 
+from explorer.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, split_holdout
 from explorer.pretokenize import PatternError, compile_pattern, resolve_pattern
+from explorer.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 from ui import run_store
 from ui import state as keys
 from ui.run_spec import BUNDLED_RUNS, RunSpec, text_key
 from ui.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.train_form import sample_corpus, training_spec
+
+SAMPLE_PARAMS = ("sample", "vocab", "pattern", "tie_rule", "holdout")  # retrains a sample run
 
 
 def init_session() -> None:
@@ -49,9 +54,7 @@ def open_linked_run() -> None:
         spec = add_run(*found)
         _seed_link_state(spec)
         return
-    settings = {
-        n: st.query_params[n] for n in ("sample", "vocab", "pattern") if n in st.query_params
-    }
+    settings = {n: st.query_params[n] for n in SAMPLE_PARAMS if n in st.query_params}
     from_url = default_spec(settings) if "sample" in settings else None
     if from_url is not None and from_url[0].store_key == key:  # the same run, trained again
         _seed_link_state(add_run(*from_url))
@@ -121,9 +124,26 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
         compile_pattern(resolve_pattern(pattern))
     except PatternError:
         pattern = sample.pattern  # a link with a broken pattern opens on the sample's own
+    tie_rule = params.get("tie_rule", DEFAULT_TIE_RULE.value)
+    tie_rule = tie_rule if tie_rule in TIE_RULE_NAMES else DEFAULT_TIE_RULE.value
     corpus = sample_corpus(sample, sample_text(sample.key))
-    spec = training_spec(corpus, vocab_size, pattern, special_tokens=(), min_count=1)
+    held_out = 0 if sample.word_counts else _holdout_param(params, corpus.texts)
+    spec = training_spec(
+        corpus, vocab_size, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
+    )
     return spec, corpus.texts
+
+
+def _holdout_param(params: Mapping[str, str], texts: tuple[str, ...]) -> int:
+    """The link's held-out share (`holdout=10`), when the sample can hold it out; else 0."""
+    percent = _int_param("holdout", 0, 0, MAX_PERCENT, params)
+    if percent < MIN_PERCENT:
+        return 0
+    try:
+        split_holdout(texts, percent)
+    except HoldoutError:
+        return 0
+    return percent
 
 
 def _int_param(name: str, default: int, low: int, high: int, params: Mapping[str, str]) -> int:

@@ -36,7 +36,8 @@ _PRESENTER = (
     f"{_MAIN}.am-chip{{font-size:2.4rem}}{_MAIN}.am-op{{font-size:2rem}}"
     f"{_MAIN}.am-id{{font-size:1.25rem}}"
     f"{_MAIN}.am-narration{{font-size:1.5rem!important;line-height:1.4!important}}"
-    f"{_MAIN}.st-key-animate_stage [data-testid='stMarkdownContainer'] p{{font-size:1.2rem}}"
+    f"{_MAIN}.am-label,{_MAIN}.st-key-animate_stage [data-testid='stMarkdownContainer'] p"
+    "{font-size:1.2rem}"
 )
 # Phones: Streamlit keeps 6rem above the title there too; columns stack one a row.
 _NARROW = (

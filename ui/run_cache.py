@@ -24,6 +24,7 @@ from explorer import (
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
 from explorer.loading import parse_model_with_history
+from explorer.tie_rules import DEFAULT_TIE_RULE
 from ui import run_store
 from ui.run_spec import BUNDLED_RUNS, RunKind
 
@@ -38,9 +39,13 @@ def train_cached(
     special_tokens: tuple[str, ...],
     min_count: int,
     kind: RunKind,
+    tie_rule: str = DEFAULT_TIE_RULE.value,
     _progress: ProgressCallback | None = None,
 ) -> TrainingResult:
-    """Train once per distinct input; every session and page shares the result (read only)."""
+    """Train once per distinct input; every session and page shares the result (read only).
+
+    `tie_rule` is a TieRule's name ("first-occurrence" or "lowest-ids"): a plain key.
+    """
     if kind is RunKind.WORD_COUNTS:
         return train_word_counts(
             "\n".join(texts),
@@ -48,6 +53,7 @@ def train_cached(
             special_tokens=special_tokens,
             min_count=min_count,
             progress=_progress,
+            tie_rule=tie_rule,
         )
     return train(
         list(texts),
@@ -56,6 +62,7 @@ def train_cached(
         special_tokens=special_tokens,
         min_count=min_count,
         progress=_progress,
+        tie_rule=tie_rule,
     )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from explorer.pretokenize import preset_name
+from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule
 
 
 class RunKind(str, Enum):
@@ -55,6 +56,9 @@ class RunSpec:
     the loaded file's text (a .model loaded with its history keeps both files' texts;
     an imported tokenizer keeps tokenizer.json text), or nothing for a bundled
     vocabulary, whose text_key is its name, as "cl100k_base".
+
+    tie_rule is how training breaks ties; the default (minbpe's) is left out of the
+    settings and of `as_dict`, so a run made before there was a choice keeps its key.
     """
 
     name: str
@@ -65,16 +69,25 @@ class RunSpec:
     special_tokens: tuple[str, ...] = ()
     min_count: int = 1
     kind: RunKind = RunKind.TEXT
+    tie_rule: TieRule = DEFAULT_TIE_RULE
+    holdout_percent: int = 0  # the share of the corpus not trained on (explorer/holdout.py)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", RunKind(self.kind))  # "text" is taken as RunKind.TEXT
+        object.__setattr__(self, "tie_rule", TieRule(self.tie_rule))
 
     @property
     def settings(self) -> str:
-        """A plain string of what decides the run's results (not its name): a cache key."""
+        """A plain string of what decides the run's results (not its name): a cache key.
+
+        A tie rule or a held-out share is added only when set, so every run without one
+        keeps the key (and so the link and the stored file) it always had.
+        """
+        rule = "" if self.tie_rule is DEFAULT_TIE_RULE else f"|{self.tie_rule.value}"
+        held_out = f"|holdout={self.holdout_percent}" if self.holdout_percent else ""
         return (
             f"{self.kind}|{self.text_key}|{self.vocab_size}|{self.pattern}|"
-            f"{self.special_tokens}|{self.min_count}"
+            f"{self.special_tokens}|{self.min_count}{rule}{held_out}"
         )
 
     @property
@@ -89,7 +102,8 @@ class RunSpec:
 
     def as_dict(self) -> dict[str, object]:
         """The spec as JSON-ready values (`from_dict` reads them back)."""
-        return {
+        rule = {} if self.tie_rule is DEFAULT_TIE_RULE else {"tie_rule": self.tie_rule.value}
+        values: dict[str, object] = {
             "name": self.name,
             "source": self.source,
             "text_key": self.text_key,
@@ -98,7 +112,11 @@ class RunSpec:
             "special_tokens": list(self.special_tokens),
             "min_count": self.min_count,
             "kind": self.kind.value,
+            **rule,
         }
+        if self.holdout_percent:  # only when set: older files and keys stay as they were
+            values["holdout_percent"] = self.holdout_percent
+        return values
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> RunSpec:
@@ -107,8 +125,10 @@ class RunSpec:
         if not isinstance(specials, list) or not all(isinstance(s, str) for s in specials):
             raise TypeError("special_tokens is not a list of strings")
         vocab_size, min_count = data["vocab_size"], data["min_count"]
-        if not isinstance(vocab_size, int) or not isinstance(min_count, int):
-            raise TypeError("vocab_size and min_count must be whole numbers")
+        holdout_percent = data.get("holdout_percent", 0)
+        numbers = (vocab_size, min_count, holdout_percent)
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+            raise TypeError("vocab_size, min_count and holdout_percent must be whole numbers")
         return cls(
             name=str(data["name"]),
             source=str(data["source"]),
@@ -118,6 +138,8 @@ class RunSpec:
             special_tokens=tuple(specials),
             min_count=min_count,
             kind=RunKind(data["kind"]),
+            tie_rule=TieRule(data.get("tie_rule", DEFAULT_TIE_RULE)),
+            holdout_percent=holdout_percent,
         )
 
 
@@ -129,15 +151,23 @@ def text_key(texts: tuple[str, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
-def run_name(source: str, pattern: str, vocab_size: int) -> str:
+def run_name(
+    source: str, pattern: str, vocab_size: int, tie_rule: TieRule = DEFAULT_TIE_RULE
+) -> str:
     """A short name people can tell apart: `run_name("Shakespeare", "gpt4", 5000)`.
+
+    A tie rule other than the default is named before the size (which comes last, see
+    `with_reached_size`).
 
     >>> run_name("cl100k_base", "gpt4", 100_256), run_name("x", "none", 1500)
     ('cl100k_base · gpt4 · 100,256', 'x · none · 1.5k')
+    >>> run_name("x", "none", 259, TieRule.LOWEST_IDS)
+    'x · none · lowest-ids · 259'
     """
     shown = preset_name(pattern) or pattern
     shown = shown if len(shown) <= 12 else "custom regex"
-    return f"{source} · {shown} · {size_label(vocab_size)}"
+    rule = "" if tie_rule is DEFAULT_TIE_RULE else f" · {tie_rule.value}"
+    return f"{source} · {shown}{rule} · {size_label(vocab_size)}"
 
 
 def size_label(vocab_size: int) -> str:

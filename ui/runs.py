@@ -30,6 +30,7 @@ from explorer.learner import ProgressCallback
 from explorer.pretokenize import preset_name
 from ui import run_store
 from ui import state as keys
+from ui.holdout_split import training_part
 from ui.run_cache import (
     history_run_cached,
     imported_cached,
@@ -107,6 +108,8 @@ def unique_name(spec: RunSpec, runs: dict[str, RunSpec]) -> str:
         details.append(f"{len(spec.special_tokens)} special tokens")
     if spec.source != other.source:
         details.append(spec.source)
+    if spec.tie_rule != other.tie_rule:
+        details.append(f"ties to {spec.tie_rule.value}")
     for extra in (" · ".join(details), f"run {spec.store_key[:6]}"):
         name = f"{spec.name} · {extra}" if extra else ""
         if name and (name not in runs or runs[name].settings == spec.settings):
@@ -189,14 +192,16 @@ def _documents(spec: RunSpec) -> tuple[str, ...]:
 def train_spec(
     spec: RunSpec, texts: tuple[str, ...], progress: ProgressCallback | None = None
 ) -> TrainingResult:
-    """Train what a spec describes on `texts` (once: the result is cached)."""
+    """Train what a spec describes on `texts` (once: the result is cached); a held-out
+    share of them is left out (ui/holdout_split.py)."""
     return train_cached(
-        texts,
+        training_part(spec, texts),
         spec.vocab_size,
         spec.pattern,
         spec.special_tokens,
         spec.min_count,
         spec.kind,
+        spec.tie_rule.value,
         _progress=progress,
     )
 

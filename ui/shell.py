@@ -24,6 +24,7 @@ import streamlit as st
 
 from explorer import StopReason
 from explorer.pretokenize import preset_name
+from explorer.tie_rules import DEFAULT_TIE_RULE
 from ui import links
 from ui import state as keys
 from ui.formatting import markdown_text, plural
@@ -183,6 +184,8 @@ def run_summary(run: Run) -> str:
     pattern = pattern if len(pattern) <= 20 else "custom regex"
     merges = trained_vocab_size(run) - 256
     summary = f"**{spec.source}** · pattern `{pattern}` · {plural(merges, 'merge')}"
+    if run.history is not None and run.history.tie_rule is not DEFAULT_TIE_RULE:
+        summary += f" · tie rule `{run.history.tie_rule.value}`"
     stopped = run.history.stop_reason.value if run.history is not None else None
     if stopped not in (None, StopReason.VOCAB_SIZE_REACHED.value):
         summary += f" · stopped early: {StopReason(stopped).describe()}"

@@ -45,6 +45,9 @@ TRAIN_PATTERN = "train_pattern"
 TRAIN_REGEX = "train_regex"
 TRAIN_SPECIALS = "train_specials"
 TRAIN_MIN_COUNT = "train_min_count"
+TRAIN_TIE_RULE = "train_tie_rule"  # "first-occurrence" or "lowest-ids" (ui/tie_rule_form.py)
+TRAIN_HOLDOUT = "train_holdout"  # hold out a share of the corpus (ui/train_holdout.py)
+TRAIN_HOLDOUT_PERCENT = "train_holdout_percent"
 TRAIN_GO = "train_go"
 TRAIN_LOG_QUERY = "train_log_query"
 TRAIN_BYTE_SYMBOLS = "train_byte_symbols"
@@ -70,6 +73,8 @@ ANIMATE_IDS = "animate_ids"
 ANIMATE_CONTROLS = "animate_controls"  # the row of step controls (a container)
 ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
 ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
+ANIMATE_LESSON_STEPS = "animate_lesson_steps"  # merges in the lesson file (ui/lesson_download.py)
+ANIMATE_LESSON_DOWNLOAD = "animate_lesson_download"
 
 # --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
 TOKENS = "tokens"  # prefix of tokens_text and tokens_load
@@ -81,6 +86,20 @@ TOKENS_COLORBLIND = "tokens_colorblind"
 TOKENS_SHOW_IDS = "tokens_show_ids"
 TOKENS_WHITESPACE = "tokens_whitespace"
 TOKENS_ID_SEPARATOR = "tokens_id_separator"
+# Tokens, encode step by step (ui/encode_steps.py); in the URL as encode= and encode_step=
+TOKENS_ENCODE_OPEN = "tokens_encode_open"  # the section's expander (open: it runs)
+TOKENS_ENCODE_TEXT = "tokens_encode_text"  # the word or short text traced
+TOKENS_ENCODE_EDITED = "tokens_encode_edited"  # typed or picked: it no longer follows the text
+TOKENS_ENCODE_PICK = "tokens_encode_pick"  # the menu of the page text's words
+TOKENS_ENCODE_STEP = "tokens_encode_step"  # the step on screen: an input, not a widget
+TOKENS_ENCODE_OF = "tokens_encode_of"  # the trace the step belongs to: a new one starts at 0
+TOKENS_ENCODE_PLAYING = "tokens_encode_playing"
+TOKENS_ENCODE_SPEED = "tokens_encode_speed"  # steps per second
+TOKENS_ENCODE_PLAY = "tokens_encode_play"
+TOKENS_ENCODE_BACK = "tokens_encode_back"
+TOKENS_ENCODE_NEXT = "tokens_encode_next"
+TOKENS_ENCODE_RESTART = "tokens_encode_restart"
+TOKENS_ENCODE_STAGE = "tokens_encode_stage"  # the chunk, candidates and narration (a container)
 
 # --- Vocabulary -----------------------------------------------------------------------
 VOCAB_QUERY = "vocab_query"
@@ -105,6 +124,7 @@ COMPARE_PASSAGE_EDITED = "compare_passage_edited"
 COMPARE_SIZES = "compare_sizes"
 COMPARE_LEFT = "compare_left"
 COMPARE_RIGHT = "compare_right"
+COMPARE_TAX_CSV = "compare_tax_csv"  # the token tax table's download (ui/compare_languages.py)
 COMPARE_PAIR_A = "compare_pair_a"  # two tokenizers, merge by merge (ui/compare_pair.py)
 COMPARE_PAIR_B = "compare_pair_b"
 COMPARE_PAIR_RUN = "compare_pair_run"  # the sidebar run A followed: a new one becomes A

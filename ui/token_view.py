@@ -17,7 +17,7 @@ import streamlit as st
 from explorer import Tokenizer, tokens_to_html
 from explorer.stats import TextStats, counted_stats, tokens_at_every_size
 from ui import state as keys
-from ui.formatting import excerpt
+from ui.formatting import RawHtml, excerpt
 from ui.run_spec import RunKind
 from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 
@@ -230,7 +230,7 @@ def show_token_column(
     page = tokens_html_cached(
         tokenizer, run_key, vocab_size, text, color_by=color_by, num_merges=num_merges, limit=limit
     )
-    st.html(page)
+    st.html(RawHtml(page))
     if tokens > limit:
         st.caption(f"The first {fmt_int(limit)} tokens.")
     return tokens

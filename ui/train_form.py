@@ -17,6 +17,7 @@ from explorer import FormatError
 from explorer.corpus import CorpusError, parse_word_counts
 from explorer.formats import decode_utf8
 from explorer.pretokenize import PRESETS, compile_pattern, preset_name, resolve_pattern
+from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule
 from ui.run_spec import RunKind, RunSpec, first_words, run_name, text_key
 from ui.runs import MAX_APP_VOCAB_SIZE
 from ui.samples import Sample
@@ -158,11 +159,18 @@ def training_spec(
     pattern: str,
     special_tokens: tuple[str, ...],
     min_count: int,
+    tie_rule: TieRule | str = DEFAULT_TIE_RULE,
+    holdout_percent: int = 0,
 ) -> RunSpec:
-    """The run to add for these inputs (word counts have no pre-tokenizer)."""
+    """The run to add for these inputs (word counts have no pre-tokenizer).
+
+    A held-out share is named in the run's name: "Shakespeare, 10 % held out · gpt4 · 2k".
+    """
     pattern = "none" if corpus.kind is RunKind.WORD_COUNTS else pattern
+    tie_rule = TieRule(tie_rule)
+    short = f"{corpus.short}, {holdout_percent} % held out" if holdout_percent else corpus.short
     return RunSpec(
-        name=run_name(corpus.short, pattern, vocab_size),
+        name=run_name(short, pattern, vocab_size, tie_rule),
         source=corpus.source,
         text_key=text_key(corpus.texts),
         vocab_size=vocab_size,
@@ -170,6 +178,8 @@ def training_spec(
         special_tokens=special_tokens,
         min_count=min_count,
         kind=corpus.kind,
+        tie_rule=tie_rule,
+        holdout_percent=holdout_percent,
     )
 
 

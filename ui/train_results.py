@@ -24,6 +24,7 @@ from ui.runs import (
     view_tokenizer,
     view_vocab_size,
 )
+from ui.tie_rule_form import tie_rule_note
 from ui.token_view import encode_cached
 
 PREVIEW_CHARS = 2_000
@@ -198,6 +199,8 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
     found = f"{len(rows):,} of " if query else ""
     shown = fmt.plural(len(frame), "merge")
     st.caption(f"Showing {found}{shown}, up to vocab size {vocab_size:,}.")
+    if run.history is not None and any(step.ties for step in run.history.steps):
+        st.caption(tie_rule_note(run.history.tie_rule))
     if len(rows) > MAX_LOG_ROWS:
         st.caption(
             f"The table lists the first {MAX_LOG_ROWS:,}; search to reach the others, or "
