@@ -90,7 +90,7 @@ def other_text_input(run: Run) -> str:
 
 def curve_section(run: Run, size: int) -> None:
     """Bytes per token against vocab size: the training corpus and the user's text."""
-    st.subheader("Compression as the vocabulary grows")
+    st.header("Compression as the vocabulary grows")
     text = other_text_input(run)
     curves: dict[str, Sequence[int]] = {}
     if run.history is None:
@@ -286,7 +286,7 @@ def openai_section(run: Run, passage: str, color_by: str) -> None:
 
 def languages_section(run: Run) -> None:
     """Bytes per token of the UDHR in 26 languages: the current tokenizer and OpenAI's."""
-    st.subheader("Across 26 languages")
+    st.header("Across 26 languages")
     size = view_vocab_size(run)
     try:
         openai_runs()  # loads them with a spinner the first time
@@ -306,7 +306,7 @@ def languages_section(run: Run) -> None:
 
 def passage_section(run: Run) -> None:
     """One passage at several vocab sizes, with two session tokenizers, and against OpenAI's."""
-    st.subheader("One passage, side by side")
+    st.header("One passage, side by side")
     passage = passage_input(run)
     color_by = st.radio(
         "Colour by",

@@ -321,7 +321,7 @@ def show_token(
     typed: list[int],
 ) -> None:
     """The chosen token: its lineage graph, how it was made, and what was built from it."""
-    st.subheader("A token's lineage")
+    st.header("A token's lineage")
     token_id = choose_token(table, rows, query, run, typed)
     links.update(st.query_params, {"token": None if token_id is None else str(token_id)})
     if token_id is None:
@@ -372,7 +372,7 @@ def show_descendants(tokenizer: Tokenizer, run: Run, size: int, row: pd.Series) 
 
 def show_lengths(table: pd.DataFrame) -> None:
     """Token lengths: a histogram, and length against creation step."""
-    st.subheader("Token lengths")
+    st.header("Token lengths")
     if not (table["kind"] == "merge").any():
         st.info("No merges at this vocab size: every token is a single byte.")
         return

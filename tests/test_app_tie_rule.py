@@ -18,7 +18,7 @@ TEXTBOOK_URL = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 
 
 def shown_run(app: AppTest) -> str:
-    headings = [h for h in texts_of(app.subheader) if h.startswith("Tokenizer: ")]
+    headings = [h for h in texts_of(app.header) if h.startswith("Tokenizer: ")]
     return headings[0].removeprefix("Tokenizer: ").replace("\\", "")
 
 

@@ -25,8 +25,8 @@ PAGES = "pages"  # the folder open_app switches into (tests/app_support.py)
 
 def shown_run(app: AppTest) -> str:
     """The tokenizer the page shows, from its heading."""
-    headings = [h for h in texts_of(app.subheader) if h.startswith("Tokenizer: ")]
-    assert headings, texts_of(app.subheader)
+    headings = [h for h in texts_of(app.header) if h.startswith("Tokenizer: ")]
+    assert headings, texts_of(app.header)
     return headings[0].removeprefix("Tokenizer: ").replace("\\", "")
 
 

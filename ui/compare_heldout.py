@@ -116,7 +116,7 @@ def why_none(run: Run) -> str:
 
 def heldout_section(run: Run, size: int) -> None:
     """The held-out text at the viewed size, its single-byte share, its unseen characters."""
-    st.subheader("Text the tokenizer has not seen")
+    st.header("Text the tokenizer has not seen")
     reason = why_none(run)
     if reason:
         st.info(reason)

@@ -167,7 +167,7 @@ def tax_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
 
 def language_growth_section(run: Run) -> None:
     """The heatmap over every vocab size and the token tax at the viewed size."""
-    st.subheader("Cost per language as the vocabulary grows")
+    st.header("Cost per language as the vocabulary grows")
     full, size = trained_vocab_size(run), view_vocab_size(run)
     if full == 256:
         st.info(

@@ -100,7 +100,7 @@ def missing_frame(overlap: VocabOverlap) -> pd.DataFrame:
 
 def overlap_section(run: Run) -> None:
     """Metrics, a bar chart and the largest missing tokens, at the sidebar's view size."""
-    st.subheader("How much of your vocabulary GPT already has")
+    st.header("How much of your vocabulary GPT already has")
     size = view_vocab_size(run)
     names, own = others_than(run)
     if own is not None:

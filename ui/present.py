@@ -39,6 +39,9 @@ _PRESENTER = (
     f"{_MAIN}.am-label,{_MAIN}.st-key-animate_stage [data-testid='stMarkdownContainer'] p"
     "{font-size:1.2rem}"
 )
+# Sections are h2 under the page's h1 (an h3 there skips a level: axe's heading-order),
+# drawn at the h3 size they had
+_SECTIONS = '[data-testid="stMain"] h2{font-size:1.75rem}'
 # Phones: Streamlit keeps 6rem above the title there too; columns stack one a row.
 _NARROW = (
     "@media (max-width:640px){"
@@ -81,7 +84,7 @@ def inject_style() -> None:
 
     Style-only HTML goes to Streamlit's event container, so it takes no room on the page.
     """
-    st.html(f"<style>{_NARROW}{_PRESENTER if presenting() else ''}</style>")
+    st.html(f"<style>{_SECTIONS}{_NARROW}{_PRESENTER if presenting() else ''}</style>")
 
 
 def presenter_toggle() -> None:

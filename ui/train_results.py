@@ -240,7 +240,7 @@ def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
 def results(run: Run) -> None:
     vocab_size = view_vocab_size(run)
     tokenizer = view_tokenizer(run)
-    st.subheader(f"Tokenizer: {fmt.markdown_text(run.spec.name)}", divider="gray")
+    st.header(f"Tokenizer: {fmt.markdown_text(run.spec.name)}", divider="gray")
     st.toggle(
         "Show bytes as GPT-2 symbols (Ġ for a space, Ċ for a newline)",
         key=keys.TRAIN_BYTE_SYMBOLS,

@@ -9,6 +9,7 @@ the page's title and passage box alone.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from bench.ws_client import connected
 from scripts.app_server import Server
@@ -27,7 +28,10 @@ async def step_twice(port: int) -> tuple[list, list]:
 
 
 def test_a_step_click_reruns_only_the_step_fragment(streamlit_server: Server) -> None:
-    (page, first, second), fragments = asyncio.run(step_twice(streamlit_server.port))
+    # subtle: its own thread, since a Playwright test before it leaves an event loop running
+    with ThreadPoolExecutor(1) as thread:
+        runs = thread.submit(asyncio.run, step_twice(streamlit_server.port)).result(timeout=300)
+    (page, first, second), fragments = runs
     assert not page.fragment_ids  # opening the page runs all of it
     assert all(ids for ids in fragments) and fragments[0] == fragments[1]
     for run, step in [(first, 1), (second, 2)]:
