@@ -196,7 +196,7 @@ def test_the_splits_differ_where_the_engine_says() -> None:
     encodings = [trained(p).encode_with_spans(PASSAGE) for p in ("none", "gpt4")]
     spans = differing_spans(PASSAGE, *(token_boundaries(e.byte_spans) for e in encodings))
     assert len(spans) > 1
-    assert f"#### {len(spans)} places where the splits differ" in texts_of(app.markdown)
+    assert f"### {len(spans)} places where the splits differ" in texts_of(app.markdown)
     views = split_views(app)
     assert len(views) == 2 and all(v.count('<mark class="sd-place"') == len(spans) for v in views)
     pick(app, spec_of("gpt4").name, spec_of("gpt4").name)

@@ -164,7 +164,7 @@ def example_button(run: Run) -> None:
 
 def pair_section(run: Run) -> None:
     """Two tokenizers: their merges compared, and where they split the passage differently."""
-    st.subheader("Two tokenizers, merge by merge")
+    st.header("Two tokenizers, merge by merge")
     example_button(run)
     chosen = choose(run)
     if chosen is None:

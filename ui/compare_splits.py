@@ -61,7 +61,7 @@ def splits_section(a: Side, b: Side) -> None:
         st.error(f"The passage could not be encoded: {exc}")
         return
     spans = differing_spans(text, *(token_boundaries(e.byte_spans) for e in encodings))
-    st.markdown(f"#### {count_sentence(len(spans))}")
+    st.markdown(f"### {count_sentence(len(spans))}")
     st.caption(
         "Highlighted on both sides, numbered alike: a stretch between boundaries both share "
         "that one of them splits differently. Inside it every token is outlined (spaces as ·); "
