@@ -1,0 +1,103 @@
+"""Animate's pair tables: counted as the trainer counted, and the same by any path to a step.
+
+The winner of the table at step k must be merge k + 1 of the run's history, with its
+count, for every kind of run that has a corpus; and a table reached by stepping forward
+from a kept step must be the table computed cold.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.history import MergeHistory
+from explorer.pair_queue import MAX_TIES_RECORDED
+from explorer.pair_table import sequences_after, table_of
+from ui import pair_tables
+from ui.run_cache import train_cached
+from ui.run_spec import RunKind, RunSpec, text_key
+from ui.samples import sample_text
+
+RUNS = [
+    ("the cat<|endoftext|>the hat\r\nthe mat sat",),
+    (sample_text("shakespeare")[:3000], "A second document: the end."),
+]
+
+
+def trained(spec: RunSpec, texts: tuple[str, ...]) -> MergeHistory:
+    result = train_cached(
+        texts, spec.vocab_size, spec.pattern, spec.special_tokens, spec.min_count, spec.kind
+    )
+    return result.history
+
+
+def spec_of(texts: tuple[str, ...], pattern: str, kind: RunKind, specials=()) -> RunSpec:
+    return RunSpec(
+        name="t",
+        source="test",
+        text_key=text_key(texts),
+        vocab_size=256 + 40,
+        pattern=pattern,
+        special_tokens=tuple(specials),
+        kind=kind,
+    )
+
+
+@pytest.mark.parametrize(
+    ("texts", "pattern", "kind", "specials"),
+    [
+        (RUNS[0], "gpt4", RunKind.TEXT, ("<|endoftext|>",)),
+        (RUNS[0], "none", RunKind.TEXT, ()),
+        (RUNS[1], "gpt2", RunKind.TEXT, ()),
+        (("hug 10\npug 5\npun 12\nbun 4\nhugs 5",), "none", RunKind.WORD_COUNTS, ()),
+    ],
+)
+def test_each_steps_winner_is_the_next_merge_of_the_history(
+    texts: tuple[str, ...], pattern: str, kind: RunKind, specials: tuple[str, ...]
+) -> None:
+    spec = spec_of(texts, pattern, kind, specials)
+    history = trained(spec, texts)
+    counts = pair_tables.chunk_counts_of(spec, texts)
+    assert history.steps
+    for step, merge in enumerate(history.steps):
+        table = pair_tables.table_at(f"test|{spec.settings}", counts, history, step, 10)
+        assert (table.winner.pair, table.winner.count) == (merge.pair, merge.count), step
+        recorded = min(table.tied_with, MAX_TIES_RECORDED)  # training notes the first few
+        assert len(merge.ties) == recorded, step
+
+
+def test_stepping_forward_jumping_and_stepping_back_give_the_same_tables() -> None:
+    texts = RUNS[1]
+    spec = spec_of(texts, "gpt4", RunKind.TEXT)
+    history = trained(spec, texts)
+    counts = pair_tables.chunk_counts_of(spec, texts)
+    key = f"walk|{spec.settings}"
+    order = [0, 1, 2, 3, 7, 8, 30, 29, 5, 6]  # forward, a walk of 4, jumps, back
+    for step in order:
+        expected = table_of(sequences_after(counts, history.merges[:step]), top=10)
+        assert pair_tables.table_at(key, counts, history, step, 10) == expected
+        assert pair_tables.sequences_at(key, counts, history.merges, step).step == step
+
+
+def test_the_tie_rule_comes_from_the_history_when_it_has_one() -> None:
+    texts = ("aaabdaaabac",)
+    spec = spec_of(texts, "none", RunKind.TEXT)
+    history = trained(spec, texts)
+    assert pair_tables.tie_rule_of(history) == "first-occurrence"
+
+    class LowestIds:  # a history of the other rule (the Train option records it)
+        tie_rule = "lowest-ids"
+        merges = history.merges
+        steps = history.steps
+
+    counts = pair_tables.chunk_counts_of(spec, texts)
+    table = pair_tables.table_at("rule", counts, LowestIds(), 1, 10)  # type: ignore[arg-type]
+    assert table.tie_rule == "lowest-ids" and table.winner.pair == (97, 98)
+
+
+def test_the_step_cache_keeps_the_most_recent_entries() -> None:
+    cache = pair_tables.StepCache(3)
+    for step in range(5):
+        cache.put(("run", step), step)
+    cache.get(("run", 2))  # used: kept over 3
+    cache.put(("run", 9), 9)
+    assert [cache.get(("run", s)) for s in (1, 2, 3, 4, 9)] == [None, 2, None, 4, 9]
