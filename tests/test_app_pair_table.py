@@ -132,7 +132,7 @@ def test_a_history_without_its_corpus_has_a_message_instead_of_a_table() -> None
     app.run()
     assert not app.exception
     assert not app.dataframe
-    assert any(text.startswith("No pair table:") for text in texts_of(app.info))
+    assert any(text.startswith("No pair table:") for text in texts_of(app.caption))
     assert app.slider(key=keys.ANIMATE_STEP).max == 3  # the steps are still there
 
 

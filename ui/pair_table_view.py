@@ -121,7 +121,7 @@ def current_table(run: Run, history: MergeHistory, step: int, top: int) -> PairT
 def show_table(run: Run, history: MergeHistory, step: int) -> None:
     """The table with its heading, its top-N box, the tie sentence and notes."""
     if not pair_tables.has_corpus(run.spec):
-        st.info(NO_CORPUS.format(origin=origin(run.spec)))
+        st.caption(NO_CORPUS.format(origin=origin(run.spec)))
         return
     top = int(st.session_state.get(keys.ANIMATE_PAIRS_TOP, DEFAULT_TOP))
     table = current_table(run, history, step, top)
