@@ -30,6 +30,12 @@ def trained(spec: RunSpec, texts: tuple[str, ...]) -> MergeHistory:
     return result.history
 
 
+def corpus_of(spec: RunSpec, texts: tuple[str, ...], history: MergeHistory) -> pair_tables.Corpus:
+    """What corpus_cached keeps for a run (without Streamlit's cache)."""
+    counts = pair_tables.chunk_counts_of(spec, texts)
+    return pair_tables.Corpus(counts, sequences_after(counts, history.merges))
+
+
 def spec_of(texts: tuple[str, ...], pattern: str, kind: RunKind, specials=()) -> RunSpec:
     return RunSpec(
         name="t",
@@ -56,10 +62,10 @@ def test_each_steps_winner_is_the_next_merge_of_the_history(
 ) -> None:
     spec = spec_of(texts, pattern, kind, specials)
     history = trained(spec, texts)
-    counts = pair_tables.chunk_counts_of(spec, texts)
+    corpus = corpus_of(spec, texts, history)
     assert history.steps
     for step, merge in enumerate(history.steps):
-        table = pair_tables.table_at(f"test|{spec.settings}", counts, history, step, 10)
+        table = pair_tables.table_at(f"test|{spec.settings}", corpus, history, step, 10)
         assert (table.winner.pair, table.winner.count) == (merge.pair, merge.count), step
         recorded = min(table.tied_with, MAX_TIES_RECORDED)  # training notes the first few
         assert len(merge.ties) == recorded, step
@@ -69,13 +75,13 @@ def test_stepping_forward_jumping_and_stepping_back_give_the_same_tables() -> No
     texts = RUNS[1]
     spec = spec_of(texts, "gpt4", RunKind.TEXT)
     history = trained(spec, texts)
-    counts = pair_tables.chunk_counts_of(spec, texts)
+    corpus = corpus_of(spec, texts, history)
     key = f"walk|{spec.settings}"
-    order = [0, 1, 2, 3, 7, 8, 30, 29, 5, 6]  # forward, a walk of 4, jumps, back
+    order = [0, 1, 2, 3, 6, 7, 30, 29, 5, 6, 40]  # forward, a walk of 3, jumps, back, the end
     for step in order:
-        expected = table_of(sequences_after(counts, history.merges[:step]), top=10)
-        assert pair_tables.table_at(key, counts, history, step, 10) == expected
-        assert pair_tables.sequences_at(key, counts, history.merges, step).step == step
+        expected = table_of(sequences_after(corpus.counts, history.merges[:step]), top=10)
+        assert pair_tables.table_at(key, corpus, history, step, 10) == expected
+        assert pair_tables.sequences_at(key, corpus, history.merges, step).step == step
 
 
 def test_the_tie_rule_comes_from_the_history_when_it_has_one() -> None:
@@ -89,8 +95,8 @@ def test_the_tie_rule_comes_from_the_history_when_it_has_one() -> None:
         merges = history.merges
         steps = history.steps
 
-    counts = pair_tables.chunk_counts_of(spec, texts)
-    table = pair_tables.table_at("rule", counts, LowestIds(), 1, 10)  # type: ignore[arg-type]
+    corpus = corpus_of(spec, texts, history)
+    table = pair_tables.table_at("rule", corpus, LowestIds(), 1, 10)  # type: ignore[arg-type]
     assert table.tie_rule == "lowest-ids" and table.winner.pair == (97, 98)
 
 

@@ -114,8 +114,8 @@ def stop_note(history: MergeHistory, step: int) -> str:
 
 def current_table(run: Run, history: MergeHistory, step: int, top: int) -> PairTable:
     """The run's table at `step` (its chunk counts and the step's chunks come from caches)."""
-    counts = pair_tables.chunk_counts_cached(run.key, run.spec, texts_of(run.spec))
-    return pair_tables.table_at(run.key, counts, history, step, top)
+    corpus = pair_tables.corpus_cached(run.key, run.spec, texts_of(run.spec), history)
+    return pair_tables.table_at(run.key, corpus, history, step, top)
 
 
 def show_table(run: Run, history: MergeHistory, step: int) -> None:

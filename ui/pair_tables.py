@@ -1,14 +1,17 @@
-"""The pair table of a run at a step, for Animate: cached so that a step costs one merge.
+"""The pair table of a run at a step, for Animate: cached so that a step costs little.
 
-A table needs the run's chunk counts (the corpus counted as the trainer counted it, once
-per run) and every chunk in its state at the step. Those states are kept in a small LRU
-shared by every session, keyed on (run key, step): a step forward from a kept step is one
-`advance` (a few ms on tinyshakespeare), a jump is one `sequences_after` (about 70 ms
-there), and a class stepping together shares the same entries.
+A table needs every chunk of the corpus in its state at the step. Per run, the corpus is
+counted as the trainer counted it and every chunk brought to the run's last step, once
+(`corpus_cached`); the states of recent steps are kept in a small LRU shared by every
+session, keyed on (run key, step). A step forward from a kept step is one `advance` (a
+few ms on tinyshakespeare); a jump splits the last step's tokens back
+(explorer.pair_rewind, 10-40 ms there, where recounting from the bytes takes 70 ms or
+more); and a class stepping together shares the same entries.
 
 Memory: a step's chunk states are about 2.5 MB for tinyshakespeare (15,258 distinct
 chunks); consecutive steps share every chunk the merge left alone. STEPS_KEPT of them
-bound it at about 40 MB for corpora of that size; tables themselves are a few KB.
+bound the LRU at about 40 MB for corpora of that size, and RUNS_KEPT runs keep their
+counts and last states (about 4 MB each there); tables themselves are a few KB.
 
     >>> cache = StepCache(2)
     >>> cache.put(("run", 1), "one"); cache.put(("run", 2), "two"); cache.put(("run", 3), "3")
@@ -21,12 +24,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from explorer import MergeHistory
 from explorer.corpus import count_chunks, parse_word_counts, word_chunk_counts
+from explorer.pair_rewind import rewind
 from explorer.pair_table import (
     FIRST_OCCURRENCE,
     ChunkSequences,
@@ -40,7 +45,8 @@ from ui.run_spec import RunKind, RunSpec
 
 STEPS_KEPT = 16  # chunk states of (run, step), shared by every session
 TABLES_KEPT = 512  # finished tables of (run, step, top, tie rule): a few KB each
-MAX_WALK = 3  # a step at most this far after a kept one is reached by advancing
+RUNS_KEPT = 8  # runs whose counted corpus is kept
+MAX_WALK = 2  # a step at most this far after a kept one is reached by advancing
 
 
 class StepCache:
@@ -80,13 +86,22 @@ def has_corpus(spec: RunSpec) -> bool:
     return spec.kind.has_corpus
 
 
-@st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
-def chunk_counts_cached(
-    run_key: str, _spec: RunSpec, _texts: tuple[str, ...]
-) -> Mapping[bytes, int]:
-    """The run's distinct chunks and their counts, counted as ui.run_cache.train_cached
-    trained on them (read only: shared by every session)."""
-    return chunk_counts_of(_spec, _texts)
+@dataclass(frozen=True)
+class Corpus:
+    """A run's corpus for pair tables: its chunk counts, and its chunks at the last step."""
+
+    counts: Mapping[bytes, int]
+    last: ChunkSequences
+
+
+@st.cache_resource(max_entries=RUNS_KEPT, ttl="6h", show_spinner=False)
+def corpus_cached(
+    run_key: str, _spec: RunSpec, _texts: tuple[str, ...], _history: MergeHistory
+) -> Corpus:
+    """The run's chunks counted as ui.run_cache.train_cached trained on them, and brought
+    to the last step of its history (read only: shared by every session)."""
+    counts = chunk_counts_of(_spec, _texts)
+    return Corpus(counts, sequences_after(counts, _history.merges))
 
 
 def chunk_counts_of(spec: RunSpec, texts: Sequence[str]) -> dict[bytes, int]:
@@ -104,34 +119,29 @@ def chunk_counts_of(spec: RunSpec, texts: Sequence[str]) -> dict[bytes, int]:
 
 
 def sequences_at(
-    run_key: str, counts: Mapping[bytes, int], merges: Sequence[tuple[int, int]], step: int
+    run_key: str, corpus: Corpus, merges: Sequence[tuple[int, int]], step: int
 ) -> ChunkSequences:
-    """Every chunk after `step` merges: kept, a few merges on from a kept step, or anew."""
+    """Every chunk after `step` merges: kept, a merge or two on from a kept step, or
+    split back from the last step."""
     for back in range(MAX_WALK + 1):
         start = _steps.get((run_key, step - back)) if step - back >= 0 else None
         if start is not None:
             break
     else:
-        start = sequences_after(counts, merges[:step])
+        start = rewind(corpus.last, merges, step)
     while start.step < step:
         start = advance(start, merges[start.step])
     _steps.put((run_key, step), start)
     return start
 
 
-def table_at(
-    run_key: str,
-    counts: Mapping[bytes, int],
-    history: MergeHistory,
-    step: int,
-    top: int,
-) -> PairTable:
+def table_at(run_key: str, corpus: Corpus, history: MergeHistory, step: int, top: int) -> PairTable:
     """The top pairs after `step` merges of the run, before the next (cached per step)."""
     rule = tie_rule_of(history)
     key = (run_key, step, top, rule)
     table = _tables.get(key)
     if table is None:
-        sequences = sequences_at(run_key, counts, history.merges, step)
+        sequences = sequences_at(run_key, corpus, history.merges, step)
         table = table_of(sequences, top=top, tie_rule=rule)
         _tables.put(key, table)
     return table
