@@ -33,7 +33,9 @@ def trained(spec: RunSpec, texts: tuple[str, ...]) -> MergeHistory:
 def corpus_of(spec: RunSpec, texts: tuple[str, ...], history: MergeHistory) -> pair_tables.Corpus:
     """What corpus_cached keeps for a run (without Streamlit's cache)."""
     counts = pair_tables.chunk_counts_of(spec, texts)
-    return pair_tables.Corpus(counts, sequences_after(counts, history.merges))
+    return pair_tables.Corpus(
+        counts, pair_tables.as_tuples(sequences_after(counts, history.merges))
+    )
 
 
 def spec_of(texts: tuple[str, ...], pattern: str, kind: RunKind, specials=()) -> RunSpec:
