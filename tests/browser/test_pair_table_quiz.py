@@ -10,6 +10,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from scripts.app_server import Server
 from tests.browser.conftest import grid_cells, keyed, main_area, wait_until_idle
+from tests.browser.test_accessibility import assert_accessible
 
 AAAB = "animate?sample=aaabdaaabac&vocab=259&pattern=none"
 PROJECTOR = {"width": 1280, "height": 720}
@@ -166,3 +167,14 @@ def test_the_quiz_fits_the_presenter_view(app: Page, streamlit_server: Server) -
     expect(panel(page)).to_contain_text("Right! Merge 2 fuses ('aa', 'a')")
     expect(score(page)).to_have_text("Score: 1 of 1 right")
     expect(main_area(page).locator(".am-narration")).to_contain_text("Step 2:")
+
+
+def test_the_quiz_has_no_serious_accessibility_violation(
+    app: Page, streamlit_server: Server
+) -> None:
+    page = open_animate(app, streamlit_server, viewport={"width": 1440, "height": 900})
+    turn_quiz_on(page)
+    choose(page, "('a', 'b')")
+    reveal(page)  # a wrong answer: the warning's colours too
+    expect(panel(page)).to_contain_text("Not this one")
+    assert_accessible(page, "Animate's quiz after a wrong answer")
