@@ -145,3 +145,13 @@ def test_a_bundled_vocabulary_says_why_it_has_no_table() -> None:
     assert not app.exception
     assert not app.dataframe
     assert any(text.startswith("No pair table:") for text in texts_of(app.caption))
+
+
+def test_a_run_with_the_lowest_ids_rule_breaks_its_ties_that_way() -> None:
+    app = open_app("animate", {**CLASSIC, "tie_rule": "lowest-ids", "animate_step": "1"})
+    rows = table(app)
+    assert [(r["Pair"], r["Count"], r["Next"]) for r in rows[:2]] == [
+        ("('a', 'b')", 2, "next → id 257"),  # the textbook's second merge
+        ("('aa', 'a')", 2, "tied"),
+    ]
+    assert "the tie goes to the pair with the lowest ids" in " ".join(texts_of(app.caption))

@@ -136,3 +136,12 @@ def test_the_presenter_view_asks_in_a_row() -> None:
     pick(app, question(app).labels[question(app).winner])
     reveal(app)
     assert "Right\\!" in said(app) and app.slider(key=keys.ANIMATE_STEP).value == 3
+
+
+def test_under_the_lowest_ids_rule_the_reason_names_the_ids() -> None:
+    app = quiz_on({"tie_rule": "lowest-ids", "animate_step": "1"})
+    pick(app, "('aa', 'a')")  # first in the text, but this run takes the lowest ids
+    reveal(app)
+    told = said(app)
+    assert "Not quite: \\('aa', 'a'\\) was also seen 2 times, as often as \\('a', 'b'\\)" in told
+    assert "\\('a', 'b'\\) has the lower ids \\(\\(97, 98\\) before \\(256, 97\\)\\)" in told

@@ -25,7 +25,13 @@ RUNS = [
 
 def trained(spec: RunSpec, texts: tuple[str, ...]) -> MergeHistory:
     result = train_cached(
-        texts, spec.vocab_size, spec.pattern, spec.special_tokens, spec.min_count, spec.kind
+        texts,
+        spec.vocab_size,
+        spec.pattern,
+        spec.special_tokens,
+        spec.min_count,
+        spec.kind,
+        spec.tie_rule.value,
     )
     return result.history
 
@@ -38,7 +44,9 @@ def corpus_of(spec: RunSpec, texts: tuple[str, ...], history: MergeHistory) -> p
     )
 
 
-def spec_of(texts: tuple[str, ...], pattern: str, kind: RunKind, specials=()) -> RunSpec:
+def spec_of(
+    texts: tuple[str, ...], pattern: str, kind: RunKind, specials=(), tie_rule="first-occurrence"
+) -> RunSpec:
     return RunSpec(
         name="t",
         source="test",
@@ -47,22 +55,24 @@ def spec_of(texts: tuple[str, ...], pattern: str, kind: RunKind, specials=()) ->
         pattern=pattern,
         special_tokens=tuple(specials),
         kind=kind,
+        tie_rule=tie_rule,
     )
 
 
 @pytest.mark.parametrize(
-    ("texts", "pattern", "kind", "specials"),
+    ("texts", "pattern", "kind", "specials", "rule"),
     [
-        (RUNS[0], "gpt4", RunKind.TEXT, ("<|endoftext|>",)),
-        (RUNS[0], "none", RunKind.TEXT, ()),
-        (RUNS[1], "gpt2", RunKind.TEXT, ()),
-        (("hug 10\npug 5\npun 12\nbun 4\nhugs 5",), "none", RunKind.WORD_COUNTS, ()),
+        (RUNS[0], "gpt4", RunKind.TEXT, ("<|endoftext|>",), "first-occurrence"),
+        (RUNS[0], "none", RunKind.TEXT, (), "first-occurrence"),
+        (RUNS[1], "gpt2", RunKind.TEXT, (), "first-occurrence"),
+        (RUNS[1], "gpt4", RunKind.TEXT, (), "lowest-ids"),
+        (("hug 10\npug 5\npun 12\nbun 4\nhugs 5",), "none", RunKind.WORD_COUNTS, (), "lowest-ids"),
     ],
 )
 def test_each_steps_winner_is_the_next_merge_of_the_history(
-    texts: tuple[str, ...], pattern: str, kind: RunKind, specials: tuple[str, ...]
+    texts: tuple[str, ...], pattern: str, kind: RunKind, specials: tuple[str, ...], rule: str
 ) -> None:
-    spec = spec_of(texts, pattern, kind, specials)
+    spec = spec_of(texts, pattern, kind, specials, rule)
     history = trained(spec, texts)
     corpus = corpus_of(spec, texts, history)
     assert history.steps
@@ -86,20 +96,14 @@ def test_stepping_forward_jumping_and_stepping_back_give_the_same_tables() -> No
         assert pair_tables.sequences_at(key, corpus, history.merges, step).step == step
 
 
-def test_the_tie_rule_comes_from_the_history_when_it_has_one() -> None:
+def test_the_tie_rule_comes_from_the_history() -> None:
     texts = ("aaabdaaabac",)
-    spec = spec_of(texts, "none", RunKind.TEXT)
-    history = trained(spec, texts)
-    assert pair_tables.tie_rule_of(history) == "first-occurrence"
-
-    class LowestIds:  # a history of the other rule (the Train option records it)
-        tie_rule = "lowest-ids"
-        merges = history.merges
-        steps = history.steps
-
-    corpus = corpus_of(spec, texts, history)
-    table = pair_tables.table_at("rule", corpus, LowestIds(), 1, 10)  # type: ignore[arg-type]
-    assert table.tie_rule == "lowest-ids" and table.winner.pair == (97, 98)
+    for rule, second in [("first-occurrence", (256, 97)), ("lowest-ids", (97, 98))]:
+        spec = spec_of(texts, "none", RunKind.TEXT, tie_rule=rule)
+        history = trained(spec, texts)
+        assert pair_tables.tie_rule_of(history) == rule
+        table = pair_tables.table_at(rule, corpus_of(spec, texts, history), history, 1, 10)
+        assert table.tie_rule == rule and table.winner.pair == second == history.steps[1].pair
 
 
 def test_the_step_cache_keeps_the_most_recent_entries() -> None:
