@@ -40,13 +40,29 @@ COUNTING_NOTE = (
 )
 
 
+# Side by side while the stage keeps room for its two passages (16rem each) and the table
+# for its five columns; narrower, the panel wraps under the stage (a phone stacks both).
+_BESIDE = (
+    '.st-key-animate_step_row [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"])'
+    "{flex-wrap:wrap}"
+    '.st-key-animate_step_row [data-testid="stColumn"]:has(.st-key-animate_stage)'
+    "{flex:3 1 34rem;min-width:min(100%,34rem);width:auto}"
+    '.st-key-animate_step_row [data-testid="stColumn"]:has(.st-key-animate_pairs)'
+    "{flex:2 1 22rem;min-width:min(100%,22rem);width:auto}"
+    ".st-key-animate_step_row .am-panes"
+    "{grid-template-columns:repeat(auto-fit,minmax(min(100%,16rem),1fr))}"
+)
+
+
 def step_areas() -> tuple[DeltaGenerator, DeltaGenerator]:
-    """Where the stage and the pair panel go: side by side (a phone stacks them), or the
-    panel above the stage in the presenter view, whose passage needs the whole width."""
+    """Where the stage and the pair panel go: side by side (under it when the screen is
+    too narrow for both), or the panel above the stage in the presenter view, whose
+    passage needs the whole width."""
     if presenting():
         panel = st.container()
         return st.container(), panel
-    stage, panel = st.columns([3, 2], gap="medium")
+    st.html(f"<style>{_BESIDE}</style>")  # style only: it takes no room
+    stage, panel = st.container(key=keys.ANIMATE_STEP_ROW).columns([3, 2], gap="medium")
     return stage, panel
 
 

@@ -73,6 +73,7 @@ ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
 ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
 ANIMATE_LESSON_STEPS = "animate_lesson_steps"  # merges in the lesson file (ui/lesson_download.py)
 ANIMATE_LESSON_DOWNLOAD = "animate_lesson_download"
+ANIMATE_STEP_ROW = "animate_step_row"  # the stage and the pair panel beside it (a container)
 ANIMATE_PAIRS = "animate_pairs"  # the pair table or the quiz beside the stage (a container)
 ANIMATE_PAIRS_TOP = "animate_pairs_top"  # how many pairs the table lists
 ANIMATE_PAIRS_FOLD = "animate_pairs_fold"  # the presenter view's folded pair table
