@@ -15,11 +15,13 @@ import streamlit as st
 from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
 from ui import animation as anim
 from ui import animation_charts as anim_charts
-from ui import playback
+from ui import playback, quiz
 from ui import state as keys
 from ui.formatting import RawHtml, excerpt, plural
 from ui.lesson_download import lesson_download
+from ui.pair_table_view import NO_CORPUS, step_areas
 from ui.present import presenter_passage, presenting
+from ui.quiz_view import pair_panel
 from ui.run_spec import RunKind
 from ui.runs import (
     Run,
@@ -139,8 +141,11 @@ def step_view(
         st.rerun()  # the whole page: the new timer, and the slider back after playing
     controls(last)
     step = playback.shown_step(state, last)
-    with st.container(key=keys.ANIMATE_STAGE):
+    stage_area, pair_area = step_areas()
+    with stage_area, st.container(key=keys.ANIMATE_STAGE):
         stage(run, history, passage, step, last)
+    with pair_area:  # the pair table, or the quiz: beside the stage
+        pair_panel(run, history, step, last)
     charts(run, history, step)
 
 
@@ -180,7 +185,7 @@ def controls(last: int) -> None:
             f":material/{icon}:",
             key=keys.ANIMATE_BACK if delta < 0 else keys.ANIMATE_NEXT,
             help="One step back" if delta < 0 else "One step forward",
-            on_click=playback.step_by,
+            on_click=quiz.step_by,  # in the quiz, a step forward reveals or skips
             args=(state, delta, last),
             disabled=not 0 <= step + delta <= last,
             shortcut=shortcut,
@@ -296,6 +301,7 @@ def main() -> None:
         lesson_download(run, passage)
     if run.history is None:
         st.info(NO_HISTORY.format(origin=origin(run.spec)))
+        st.caption(NO_CORPUS.format(origin=origin(run.spec)))
         show_static(run, passage)
         return
     history = run.history

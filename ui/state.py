@@ -75,6 +75,17 @@ ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
 ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
 ANIMATE_LESSON_STEPS = "animate_lesson_steps"  # merges in the lesson file (ui/lesson_download.py)
 ANIMATE_LESSON_DOWNLOAD = "animate_lesson_download"
+ANIMATE_STEP_ROW = "animate_step_row"  # the stage and the pair panel beside it (a container)
+ANIMATE_PAIRS = "animate_pairs"  # the pair table or the quiz beside the stage (a container)
+ANIMATE_PAIRS_TOP = "animate_pairs_top"  # how many pairs the table lists
+ANIMATE_PAIRS_FOLD = "animate_pairs_fold"  # the presenter view's folded pair table
+ANIMATE_QUIZ = "animate_quiz"  # the "Predict the next merge" toggle (ui/quiz.py)
+ANIMATE_QUIZ_PICK = "animate_quiz_pick"  # the pair the learner picks (an option's index)
+ANIMATE_QUIZ_REVEAL = "animate_quiz_reveal"
+ANIMATE_QUIZ_RESET = "animate_quiz_reset"
+ANIMATE_QUIZ_QUESTION = "animate_quiz_question"  # the question on screen (a quiz.Question)
+ANIMATE_QUIZ_OUTCOME = "animate_quiz_outcome"  # the last answer revealed (a quiz.Outcome)
+ANIMATE_QUIZ_SCORE = "animate_quiz_score"  # this session's score (a quiz.Score)
 
 # --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
 TOKENS = "tokens"  # prefix of tokens_text and tokens_load

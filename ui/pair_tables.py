@@ -1,0 +1,159 @@
+"""The pair table of a run at a step, for Animate: cached so that a step costs little.
+
+A table needs every chunk of the corpus in its state at the step. Per run, the corpus is
+counted as the trainer counted it and every chunk brought to the run's last step, once
+(`corpus_cached`); the states of recent steps are kept in a small LRU shared by every
+session, keyed on (run key, step). A step forward from a kept step is one `advance` (a
+few ms on tinyshakespeare); a jump splits the last step's tokens back
+(explorer.pair_rewind, 10-40 ms there, where recounting from the bytes takes 70 ms or
+more); and a class stepping together shares the same entries.
+
+Memory (tracemalloc, tinyshakespeare, 15,258 distinct chunks): a step's chunk states
+take 1.7-2.5 MB, a step forward adds about 0.9 MB (it shares every chunk the merge left
+alone), so STEPS_KEPT of them bound the LRU at about 40 MB for corpora of that size; each
+of RUNS_KEPT runs keeps its counts and last states (3.3 MB there); tables are a few KB.
+The LRU is bounded in entries, so a far larger corpus takes proportionally more.
+
+    >>> cache = StepCache(2)
+    >>> cache.put(("run", 1), "one"); cache.put(("run", 2), "two"); cache.put(("run", 3), "3")
+    >>> cache.get(("run", 1)), cache.get(("run", 3))
+    (None, '3')
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from explorer import MergeHistory
+from explorer.corpus import count_chunks, parse_word_counts, word_chunk_counts
+from explorer.pair_rewind import rewind
+from explorer.pair_table import (
+    FIRST_OCCURRENCE,
+    ChunkSequences,
+    PairTable,
+    advance,
+    sequences_after,
+    table_of,
+)
+from explorer.pretokenize import as_unicode
+from ui.run_spec import RunKind, RunSpec
+
+STEPS_KEPT = 16  # chunk states of (run, step), shared by every session
+TABLES_KEPT = 512  # finished tables of (run, step, top, tie rule): a few KB each
+RUNS_KEPT = 8  # runs whose counted corpus is kept
+MAX_WALK = 2  # a step at most this far after a kept one is reached by advancing
+
+
+class StepCache:
+    """A thread-safe LRU of immutable values keyed on plain values (no Streamlit)."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any | None:
+        with self._lock:
+            if key not in self._entries:
+                return None
+            self._entries.move_to_end(key)
+            return self._entries[key]
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+
+_steps = StepCache(STEPS_KEPT)
+_tables = StepCache(TABLES_KEPT)
+
+
+def tie_rule_of(history: MergeHistory) -> str:
+    """The tie rule a run was trained with (minbpe's first occurrence unless it says)."""
+    return str(getattr(history, "tie_rule", FIRST_OCCURRENCE))
+
+
+def has_corpus(spec: RunSpec) -> bool:
+    """Whether the app has the text the run was trained on (so it can recount pairs)."""
+    return spec.kind.has_corpus
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A run's corpus for pair tables: its chunk counts, and its chunks at the last step."""
+
+    counts: Mapping[bytes, int]
+    last: ChunkSequences
+
+
+@st.cache_resource(max_entries=RUNS_KEPT, ttl="6h", show_spinner=False)
+def corpus_cached(
+    run_key: str, _spec: RunSpec, _texts: tuple[str, ...], _history: MergeHistory
+) -> Corpus:
+    """The run's chunks counted as ui.run_cache.train_cached trained on them, and brought
+    to the last step of its history (read only: shared by every session)."""
+    counts = chunk_counts_of(_spec, _texts)
+    return Corpus(counts, as_tuples(sequences_after(counts, _history.merges)))
+
+
+def as_tuples(sequences: ChunkSequences) -> ChunkSequences:
+    """The same chunks with tuples of ids, which the garbage collector stops tracking.
+
+    subtle: kept lists of ids are scanned by every full collection; on tinyshakespeare
+    those scans were the slowest tenth of steps (150-400 ms instead of 40-70 ms).
+    """
+    return ChunkSequences(
+        sequences.step, tuple((tuple(ids), weight) for ids, weight in sequences.chunks)
+    )
+
+
+def chunk_counts_of(spec: RunSpec, texts: Sequence[str]) -> dict[bytes, int]:
+    """The trainer's counting for a run's documents: a word table's words, or the texts
+    split by the run's pattern around its special tokens.
+
+    >>> spec = RunSpec("t", "paste", "k", 300, "none")
+    >>> chunk_counts_of(spec, ["aaab"])
+    {b'aaab': 1}
+    """
+    if spec.kind is RunKind.WORD_COUNTS:
+        return word_chunk_counts(parse_word_counts("\n".join(texts)))
+    specials = list(dict.fromkeys(spec.special_tokens))
+    return count_chunks([as_unicode(text) for text in texts], spec.pattern, specials)
+
+
+def sequences_at(
+    run_key: str, corpus: Corpus, merges: Sequence[tuple[int, int]], step: int
+) -> ChunkSequences:
+    """Every chunk after `step` merges: kept, a merge or two on from a kept step, or
+    split back from the last step."""
+    for back in range(MAX_WALK + 1):
+        start = _steps.get((run_key, step - back)) if step - back >= 0 else None
+        if start is not None:
+            break
+    else:
+        start = rewind(corpus.last, merges, step)
+    while start.step < step:
+        start = advance(start, merges[start.step])
+    _steps.put((run_key, step), start)
+    return start
+
+
+def table_at(run_key: str, corpus: Corpus, history: MergeHistory, step: int, top: int) -> PairTable:
+    """The top pairs after `step` merges of the run, before the next (cached per step)."""
+    rule = tie_rule_of(history)
+    key = (run_key, step, top, rule)
+    table = _tables.get(key)
+    if table is None:
+        sequences = sequences_at(run_key, corpus, history.merges, step)
+        table = table_of(sequences, top=top, tie_rule=rule)
+        _tables.put(key, table)
+    return table
