@@ -29,6 +29,7 @@ from explorer.corpus import count_chunks, parse_word_counts, word_chunk_counts
 from explorer.pair_table import (
     PairTable,
     describe_tie,
+    pair_table,
     tables_along,
 )
 from explorer.pretokenize import as_unicode
@@ -198,17 +199,24 @@ def _chart_values(history: MergeHistory, tokenizer: Tokenizer, last: int) -> dic
 def _tables(
     history: MergeHistory, chunk_counts: Mapping[bytes, int] | None, last: int, tie_rule: str
 ) -> tuple[list[dict[str, Any]] | None, str]:
-    """The pair table before each merge 1..last (index k - 1), or None and why."""
+    """The pair table at each step 0..last (after k merges: it picks merge k + 1), as the
+    Animate page shows it beside step k; or None and why.
+
+    After the run's very last merge the table is what training would have merged next.
+    """
     if chunk_counts is None:
         return None, NO_CORPUS_NOTE
     tables = []
-    merges = history.merges[:last]
+    merges = history.merges[: last + 1]  # the merge each table picks, when there is one
     for table, merge in zip(
         tables_along(chunk_counts, merges, top=TABLE_ROWS, tie_rule=tie_rule), merges
     ):
         if table.winner is None or table.winner.pair != merge:
             return None, MISMATCH_NOTE
         tables.append(_table_entry(table))
+    if len(tables) == last:  # the run's last merge: nothing of the log to check against
+        final = pair_table(chunk_counts, history.merges, last, top=TABLE_ROWS, tie_rule=tie_rule)
+        tables.append(_table_entry(final))
     return tables, ""
 
 

@@ -122,10 +122,16 @@ def test_charts_and_pair_table_are_drawn(page: Page, offline: list[str]) -> None
         "Step 2: the merged pair occurred 2 times."
     )
     rows = page.locator("#pairs tbody tr")
+    expect(rows).to_have_count(5)  # after 2 merges: aaa b d aaa b a c
+    expect(rows.nth(0)).to_contain_text("next: merge 3 → token 258")
+    page.keyboard.press("ArrowLeft")  # step 1, as Animate shows it: the table picks merge 2
+    expect(page.locator("#table-title")).to_have_text(
+        "Pair counts after merge 1: the top pair becomes merge 2"
+    )
     expect(rows).to_have_count(6)
     expect(rows.first).to_have_class("winner")
     expect(rows.nth(0)).to_contain_text("aaa")  # ('aa', 'a'): two chips
-    expect(rows.nth(0)).to_contain_text("wins: merge 2 → token 257, tied")
+    expect(rows.nth(0)).to_contain_text("next: merge 2 → token 257, tied")
     expect(rows.nth(1)).to_contain_text("tied")
     expect(page.locator("#table-note")).to_contain_text("shared with 1 other pair")
 
@@ -158,7 +164,7 @@ def test_hostile_text_stays_text(page: Page, offline: list[str], tmp_path: Path)
 
 
 def test_no_serious_accessibility_violation(page: Page, offline: list[str]) -> None:
-    page.goto(SAMPLE_LESSON.as_uri() + "#step=2")
+    page.goto(SAMPLE_LESSON.as_uri() + "#step=1")
     expect(page.locator("#pairs tbody tr")).to_have_count(6)
     violations = axe_violations(page)  # axe is injected inline: no request
     blocking = [v for v in violations if v["impact"] in BLOCKING]

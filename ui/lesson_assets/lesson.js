@@ -98,7 +98,8 @@
     byId("caption").textContent = data.captions[step];
   }
 
-  // --- the pair table: the counts that chose merge k (at step 0, merge 1) -------------
+  // --- the pair table at step k: the counts after k merges, which pick merge k + 1 ------
+  // (as the app's Animate page shows it beside step k)
   function showTable(step) {
     const table = byId("pairs");
     const body = table.tBodies[0];
@@ -108,11 +109,14 @@
       byId("table-note").textContent = data.table_note;
       return;
     }
-    const merge = Math.max(step, 1);
-    const entry = data.tables[merge - 1];
+    const entry = data.tables[step];
+    const next = step + 1;
+    const ended = step >= data.merges;  // after the run's last merge
     byId("table-title").textContent = step === 0
       ? "Pair counts in the training corpus at the start: the top pair becomes merge 1"
-      : "Pair counts in the training corpus before merge " + number(merge) + ": the top pair wins";
+      : ended
+        ? "Pair counts after merge " + number(step) + ", the last: training stopped here"
+        : "Pair counts after merge " + number(step) + ": the top pair becomes merge " + number(next);
     const rows = entry.rows.map((row, i) => {
       const tr = document.createElement("tr");
       if (row[3]) tr.className = "winner";
@@ -128,7 +132,9 @@
       count.textContent = number(row[2]);
       const note = document.createElement("td");
       const notes = [];
-      if (row[3]) notes.push("wins: merge " + number(merge) + " → token " + (255 + merge));
+      if (row[3]) {
+        notes.push(ended ? "would be next" : "next: merge " + number(next) + " → token " + (255 + next));
+      }
       if (row[4]) notes.push("tied");
       note.textContent = notes.join(", ");
       tr.append(rank, pair, count, note);
