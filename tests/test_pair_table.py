@@ -12,10 +12,13 @@ from explorer.pair_table import (
     LOWEST_IDS,
     PairTableError,
     advance,
+    advance_counted,
+    counted,
     describe_tie,
     pair_table,
     sequences_after,
     table_of,
+    table_of_counted,
 )
 from tests.naive import get_stats, merge, split_text
 
@@ -104,3 +107,15 @@ def test_advancing_one_merge_at_a_time_is_recounting(text: str, pattern: str) ->
         assert walked.step == direct.step == step
         assert [list(ids) for ids, _ in walked.chunks] == [list(ids) for ids, _ in direct.chunks]
         assert table_of(walked) == pair_table(counts, merges, step)
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=TEXTS, pattern=st.sampled_from(["none", "gpt4"]))
+def test_counts_moved_by_a_merge_are_a_recount(text: str, pattern: str) -> None:
+    merges = train(text, 256 + 10, pattern=pattern).history.merges
+    counts = count_chunks([text], pattern)
+    state = counted(sequences_after(counts, []))
+    for step, pair in enumerate(merges, start=1):
+        state = advance_counted(state, pair)
+        assert dict(state.counts) == dict(counted(sequences_after(counts, merges[:step])).counts)
+        assert table_of_counted(state, top=5) == pair_table(counts, merges, step, top=5)

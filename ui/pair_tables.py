@@ -1,16 +1,18 @@
 """The pair table of a run at a step, for Animate: cached so that a step costs little.
 
-A table needs every chunk of the corpus in its state at the step. Per run, the corpus is
-counted as the trainer counted it and every chunk brought to the run's last step, once
-(`corpus_cached`); the states of recent steps are kept in a small LRU shared by every
-session, keyed on (run key, step). A step forward from a kept step is one `advance` (a
-few ms on tinyshakespeare); a jump splits the last step's tokens back
-(explorer.pair_rewind, 10-40 ms there, where recounting from the bytes takes 70 ms or
-more); and a class stepping together shares the same entries.
+A table needs every chunk of the corpus in its state at the step, and its pair counts. Per
+run, the corpus is counted as the trainer counted it and every chunk brought to the run's
+last step, once (`corpus_cached`); the states of recent steps, with their pair counts, are
+kept in a small LRU shared by every session, keyed on (run key, step). A step forward
+from a kept step is one `advance_counted` (moves the counts of the chunks the merge
+changed: 9-13 ms with its table on tinyshakespeare, 28-33 ms when recounted); a jump splits
+the last step's tokens back (explorer.pair_rewind, 10-40 ms there, where recounting from
+the bytes takes 70 ms or more) and counts once; a class stepping together shares entries.
 
 Memory (tracemalloc, tinyshakespeare, 15,258 distinct chunks): a step's chunk states
-take 1.7-2.5 MB, a step forward adds about 0.9 MB (it shares every chunk the merge left
-alone), so STEPS_KEPT of them bound the LRU at about 40 MB for corpora of that size; each
+take 1.7-2.5 MB plus its pair counts (a dict of ~30,000 pairs, ~2.5 MB), a step forward
+adds about 0.9 MB and a copy of the counts (it shares every chunk the merge left
+alone), so STEPS_KEPT of them bound the LRU at about 80 MB for corpora of that size; each
 of RUNS_KEPT runs keeps its counts and last states (3.3 MB there); tables are a few KB.
 The LRU is bounded in entries, so a far larger corpus takes proportionally more.
 
@@ -36,10 +38,12 @@ from explorer.pair_rewind import rewind
 from explorer.pair_table import (
     FIRST_OCCURRENCE,
     ChunkSequences,
+    CountedStep,
     PairTable,
-    advance,
+    advance_counted,
+    counted,
     sequences_after,
-    table_of,
+    table_of_counted,
 )
 from explorer.pretokenize import as_unicode
 from ui.run_spec import RunKind, RunSpec
@@ -132,17 +136,17 @@ def chunk_counts_of(spec: RunSpec, texts: Sequence[str]) -> dict[bytes, int]:
 
 def sequences_at(
     run_key: str, corpus: Corpus, merges: Sequence[tuple[int, int]], step: int
-) -> ChunkSequences:
-    """Every chunk after `step` merges: kept, a merge or two on from a kept step, or
-    split back from the last step."""
+) -> CountedStep:
+    """Every chunk after `step` merges, with its pairs counted: kept, a merge or two on
+    from a kept step (counts moved, not recounted), or split back from the last step."""
     for back in range(MAX_WALK + 1):
         start = _steps.get((run_key, step - back)) if step - back >= 0 else None
         if start is not None:
             break
     else:
-        start = rewind(corpus.last, merges, step)
+        start = counted(rewind(corpus.last, merges, step))
     while start.step < step:
-        start = advance(start, merges[start.step])
+        start = advance_counted(start, merges[start.step])
     _steps.put((run_key, step), start)
     return start
 
@@ -153,7 +157,7 @@ def table_at(run_key: str, corpus: Corpus, history: MergeHistory, step: int, top
     key = (run_key, step, top, rule)
     table = _tables.get(key)
     if table is None:
-        sequences = sequences_at(run_key, corpus, history.merges, step)
-        table = table_of(sequences, top=top, tie_rule=rule)
+        state = sequences_at(run_key, corpus, history.merges, step)
+        table = table_of_counted(state, top=top, tie_rule=rule)
         _tables.put(key, table)
     return table
