@@ -73,18 +73,10 @@ def in_process(tokenizer: Tokenizer, repeat: int) -> dict[str, float]:
 
 def in_browser(model_path: Path) -> dict[str, float]:
     """Seconds from the click on Compare until the heatmap's cells are in the page."""
-    from playwright.sync_api import sync_playwright
-
-    from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, running_server
+    from scripts.app_server import app_in_chromium
     from tests.browser.conftest import go_to, main_area, wait_until_idle
 
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        running_server(Path(folder) / "server.log") as server,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
+    with app_in_chromium(1440, 900) as (server, page):
         page.set_default_timeout(300_000)
         page.goto(server.url)
         wait_until_idle(page, 300)
@@ -105,7 +97,6 @@ def in_browser(model_path: Path) -> dict[str, float]:
         drawn = time.perf_counter() - start
         wait_until_idle(page, 300)
         settled = time.perf_counter() - start
-        browser.close()
     return {
         "click_to_previous_chart_s": before,  # "Across 26 languages", drawn just before
         "previous_chart_to_heatmap_s": drawn - before,  # the heatmap section, computed and drawn

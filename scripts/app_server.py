@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")  # Playwright's own download does not work here
@@ -170,3 +171,23 @@ class IdleWatch:
         elif self._quiet_since is None:
             self._quiet_since = now
         return self._quiet_since is not None and now - self._quiet_since >= self.quiet_seconds
+
+
+@contextmanager
+def app_in_chromium(width: int, height: int, env: dict[str, str] | None = None) -> Iterator[Any]:
+    """A fresh server and a headless Chromium page of that size, for the scripts that take
+    pictures or times: `with app_in_chromium(1440, 900) as (server, page): ...`"""
+    import tempfile
+
+    from playwright.sync_api import sync_playwright  # the tests' and scripts' need, not the app's
+
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        running_server(Path(folder) / "server.log", env) as server,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield server, browser.new_page(viewport={"width": width, "height": height})
+        finally:
+            browser.close()

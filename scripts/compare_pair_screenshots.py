@@ -12,11 +12,10 @@ picture per tab.
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 
-from app_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server  # beside this file
-from playwright.sync_api import Page, sync_playwright
+from app_server import ROOT, app_in_chromium  # beside this file
+from playwright.sync_api import Page
 from screenshots import wait_until_idle
 
 HEADING = "Two tokenizers, merge by merge"
@@ -42,13 +41,7 @@ def main() -> None:
     parser.add_argument("--suffix", default="", help="added to the file names: _phone")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        running_server(Path(folder) / "server.log") as server,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": args.width, "height": args.height})
+    with app_in_chromium(args.width, args.height) as (server, page):
         page.goto(f"{server.url}compare")
         scroll_to_section(page)
         page.locator(".st-key-compare_pair_example button").click()
@@ -64,7 +57,6 @@ def main() -> None:
         )
         page.wait_for_timeout(500)
         page.screenshot(path=str(args.out / f"compare_splits{args.suffix}.png"))
-        browser.close()
 
 
 if __name__ == "__main__":

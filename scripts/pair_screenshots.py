@@ -10,11 +10,10 @@ Like scripts/screenshots.py, it starts its own server and stops it afterwards.
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 
-from app_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server  # beside this file
-from playwright.sync_api import Page, sync_playwright
+from app_server import ROOT, app_in_chromium  # beside this file
+from playwright.sync_api import Page
 from screenshots import wait_until_idle
 
 
@@ -40,13 +39,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        running_server(Path(folder) / "server.log") as server,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
+    with app_in_chromium(1440, 900) as (server, page):
         page.goto(server.url)  # the first session trains the sample
         wait_until_idle(page)
         open_animate(page, f"{server.url}animate?animate_step=5")
@@ -55,7 +48,6 @@ def main() -> None:
         open_animate(page, f"{server.url}animate?animate_step=2&present=1")
         quiz_after_a_guess(page)
         page.screenshot(path=str(args.out / "animate_quiz.png"))
-        browser.close()
         print(args.out / "animate_pair_table.png", args.out / "animate_quiz.png")
 
 

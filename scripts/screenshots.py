@@ -9,18 +9,15 @@ its own Streamlit server on a free loopback port and stops it afterwards.
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 
 from app_server import (  # beside this file
     BUSY,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     ROOT,
     IdleWatch,
-    running_server,
+    app_in_chromium,
 )
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 # (file name, URL path): the default page, Train, lives at the root URL
 PAGES = [
@@ -69,13 +66,7 @@ def main() -> None:
     every = [name for name, _ in PAGES] + [name for name, *_ in SCREENS + SECTIONS]
     wanted = set(args.only or every)
     args.out.mkdir(parents=True, exist_ok=True)
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        running_server(Path(folder) / "server.log") as server,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": args.width, "height": args.height})
+    with app_in_chromium(args.width, args.height) as (server, page):
         for name, url_path in PAGES:
             if name in wanted:
                 take(page, f"{server.url}{url_path}", args.out / f"{name}.png", full_page=True)
@@ -94,7 +85,6 @@ def main() -> None:
                 page.wait_for_timeout(500)
                 section.screenshot(path=str(args.out / f"{name}.png"))
                 print(args.out / f"{name}.png")
-        browser.close()
 
 
 def take(page: Page, url: str, path: Path, *, full_page: bool) -> None:

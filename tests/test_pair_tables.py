@@ -13,8 +13,8 @@ from explorer.history import MergeHistory
 from explorer.pair_queue import MAX_TIES_RECORDED
 from explorer.pair_table import sequences_after, table_of
 from ui import pair_tables
-from ui.run_cache import train_cached
 from ui.run_spec import RunKind, RunSpec, text_key
+from ui.runs import train_spec
 from ui.samples import sample_text
 
 RUNS = [
@@ -24,16 +24,7 @@ RUNS = [
 
 
 def trained(spec: RunSpec, texts: tuple[str, ...]) -> MergeHistory:
-    result = train_cached(
-        texts,
-        spec.vocab_size,
-        spec.pattern,
-        spec.special_tokens,
-        spec.min_count,
-        spec.kind,
-        spec.tie_rule.value,
-    )
-    return result.history
+    return train_spec(spec, texts).history  # as the app trains a run
 
 
 def corpus_of(spec: RunSpec, texts: tuple[str, ...], history: MergeHistory) -> pair_tables.Corpus:
