@@ -233,3 +233,8 @@ def click_train(page: Page) -> None:
     expect(button).to_be_enabled()
     button.click()
     wait_until_idle(page)
+
+
+def after_step_label(area: Locator, step: int) -> Locator:
+    """Animate's "After step N" label over the passage (not the pair table's "after step")."""
+    return area.locator(".am-label strong").get_by_text(f"After step {step:,}", exact=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import (
+    after_step_label,
     go_to,
     grid_cells,
     keyed,
@@ -71,7 +72,7 @@ def test_markup_in_the_text_shows_literally_everywhere(dialogs: list[str], app: 
 
     go_to(app, "Animate merges")
     keyed(app, "animate_next").get_by_role("button").click()
-    expect(main.get_by_text("After step 1", exact=False)).to_be_visible()
+    expect(after_step_label(main, 1)).to_be_visible()
     wait_until_idle(app)
     passage = main.locator(".bpe")
     expect(passage).to_have_count(2)  # before and after the merge

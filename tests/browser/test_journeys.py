@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import (
     ROOT,
     SAMPLE_TOKENIZER,
+    after_step_label,
     choose_radio,
     go_to,
     grid_cells,
@@ -121,11 +122,11 @@ def test_animate_play_pause_and_step(app: Page) -> None:
     app.wait_for_timeout(2_500)  # at 1 step a second, a running timer would move it
     assert shown_step(app) == paused
     keyed(app, "animate_next").get_by_role("button").click()
-    expect(main.get_by_text(f"After step {paused + 1:,}", exact=False)).to_be_visible()
+    expect(after_step_label(main, paused + 1)).to_be_visible()
     wait_until_idle(app)
     assert shown_step(app) == paused + 1
     keyed(app, "animate_back").get_by_role("button").click()
-    expect(main.get_by_text(f"After step {paused:,}", exact=False)).to_be_visible()
+    expect(after_step_label(main, paused)).to_be_visible()
     wait_until_idle(app)
     assert shown_step(app) == paused
     assert f"animate_step={paused}" in app.url

@@ -18,6 +18,7 @@ from scripts.app_server import Server, start_server, stop_server
 from tests.browser.conftest import (
     IDLE_SECONDS,
     SAMPLE_TOKENIZER,
+    after_step_label,
     go_to,
     keyed,
     main_area,
@@ -70,7 +71,7 @@ def step_forward(page: Page, times: int) -> None:
 
 
 def expect_step(page: Page, step: int) -> None:
-    expect(main_area(page).get_by_text(f"After step {step}", exact=False)).to_be_visible()
+    expect(after_step_label(main_area(page), step)).to_be_visible()
 
 
 def test_a_link_opens_the_same_run_and_step_elsewhere_and_after_a_restart(
