@@ -9,6 +9,12 @@ load barely moves but which counts a parallel tool's threads together. The load 
 is printed with each row, and the CPU model at the top, so runs on two machines can be
 told apart.
 
+Bytecode: every process runs with Python's bytecode cache on (in a temporary folder,
+PYTHONPYCACHEPREFIX) after one unmeasured warm-up run, as an installed package or a
+second run from a checkout has it. This team's shells set PYTHONDONTWRITEBYTECODE, under
+which each start compiles the engine's ~25 modules from source: ~40 ms of CPU that HF and
+tiktoken (compiled extension modules, bytecode written at install) never pay.
+
     .venv/bin/python bench/ratios.py train --corpora tinyshakespeare --vocab-sizes 5000
     .venv/bin/python bench/ratios.py train-cli      # whole process: CLI vs HF train + save
     .venv/bin/python bench/ratios.py encode         # in-process encode vs tiktoken
@@ -135,8 +141,23 @@ def run_process(argv: list[str], env: dict[str, str] | None = None) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, extra)
 
 
+_PYCACHE = tempfile.mkdtemp(prefix="bench-pycache-")
+
+
+def bench_env(**extra: str) -> dict[str, str]:
+    """The environment of every measured process: this checkout first, bytecode cached."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=_PYCACHE, **extra)
+    return env
+
+
 def interleaved(makers: dict[str, Callable[[], Run]], repeat: int) -> dict[str, list[Run]]:
-    """Each maker `repeat` times, taking turns, so load from elsewhere hits all alike."""
+    """Each maker `repeat` times, taking turns, so load from elsewhere hits all alike.
+
+    One unmeasured run of each first: it writes the bytecode and warms the file cache.
+    """
+    for make in makers.values():
+        make()
     runs: dict[str, list[Run]] = {name: [] for name in makers}
     for _ in range(repeat):
         for name, make in makers.items():
@@ -153,17 +174,24 @@ def ratio(ours: list[float], theirs: list[float]) -> float:
     return statistics.median(ours) / statistics.median(theirs)
 
 
-def report(label: str, runs: dict[str, list[Run]], key: str, load_before: str) -> None:
+def report(label: str, runs: dict[str, list[Run]], load_before: str) -> str:
+    """One table row: both tools' wall seconds, and ours/theirs in wall, CPU and RSS."""
     ours, theirs = runs["ours"], runs["theirs"]
     wall = ratio([r.wall for r in ours], [r.wall for r in theirs])
     cpu = ratio([r.cpu for r in ours], [r.cpu for r in theirs])
     rss = ratio([r.rss_mib for r in ours], [r.rss_mib for r in theirs])
-    print(
-        f"| {label} | {summary([getattr(r, key) for r in ours])} "
-        f"| {summary([getattr(r, key) for r in theirs])} | **{wall:.2f}×** | {cpu:.2f}× "
-        f"| {rss:.2f}× | {load_before} → {load_average()} |",
-        flush=True,
+    row = (
+        f"| {label} | {summary([r.wall for r in ours])} | {summary([r.wall for r in theirs])} "
+        f"| **{wall:.2f}×** | {cpu:.2f}× | {rss:.2f}× | {load_before} → {load_average()} |"
     )
+    print(row, flush=True)
+    return row
+
+
+TABLE_HEAD = (
+    "| {what} | ours wall | {theirs} wall | wall ratio | CPU ratio | RSS ratio | load |\n"
+    "|---|---|---|---|---|---|---|"
+)
 
 
 def corpus_path(name: str) -> Path:
@@ -174,11 +202,10 @@ def python(code: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-def train_rows(corpora: list[str], sizes: list[int], repeat: int, cli: bool) -> None:
-    what = "whole process" if cli else "in-process (the training call)"
-    print(f"\nTraining, {what}: seconds median (min-max); ours/HF wall, CPU, peak RSS\n")
-    print("| corpus, V | ours wall | HF wall | wall ratio | CPU ratio | RSS ratio | load |")
-    print("|---|---|---|---|---|---|---|")
+def train_rows(corpora: list[str], sizes: list[int], repeat: int, cli: bool) -> list[str]:
+    """Ours against HF `tokenizers`, in-process (the training call) or whole process
+    (`python -m explorer train ... --output`, every file written, against HF train + save)."""
+    rows = []
     with tempfile.TemporaryDirectory() as folder:
         for name in corpora:
             for vocab in sizes:
@@ -190,28 +217,28 @@ def train_rows(corpora: list[str], sizes: list[int], repeat: int, cli: bool) -> 
                     ours += ["--workers", "2", "--output", out]
                     theirs = [*python(HF_TRAIN.format(**fields)), out + ".json"]
                 else:
-                    ours, theirs = python(OURS_TRAIN.format(**fields)), python(HF_TRAIN.format(**fields))
-                env = dict(os.environ, PYTHONPATH=str(ROOT))
+                    ours = python(OURS_TRAIN.format(**fields))
+                    theirs = python(HF_TRAIN.format(**fields))
                 load = load_average()
                 runs = interleaved(
                     {
-                        "ours": lambda a=ours: run_process(a, env),
-                        "theirs": lambda a=theirs: run_process(a, env),
+                        "ours": lambda a=ours: run_process(a, bench_env()),
+                        "theirs": lambda a=theirs: run_process(a, bench_env()),
                     },
                     repeat,
                 )
                 if not cli:  # the call alone, as each process timed it
                     for run in [*runs["ours"], *runs["theirs"]]:
                         run.wall, run.cpu = run.extra["wall"], run.extra["cpu"]
-                report(f"{name}, {vocab:,}", runs, "wall", load)
+                rows.append(report(f"{name}, {vocab:,}", runs, load))
+    return rows
 
 
-def encode_rows(corpora: list[str], repeat: int) -> None:
-    print("\nEncoding with GPT-2's vocabulary, in-process: seconds; ours/tiktoken\n")
-    print("| corpus | ours wall | tiktoken wall | wall ratio | CPU ratio | RSS ratio | load |")
-    print("|---|---|---|---|---|---|---|")
+def encode_rows(corpora: list[str], repeat: int) -> list[str]:
+    """Ours against tiktoken in-process: the encode call alone, on a fresh tokenizer."""
     gpt2 = str(ROOT / "vocabularies" / "gpt2")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TIKTOKEN_CACHE_DIR="")
+    env = bench_env(TIKTOKEN_CACHE_DIR="")
+    rows = []
     for name in corpora:
         fields = {"root": str(ROOT), "path": str(corpus_path(name)), "gpt2": gpt2}
         load = load_average()
@@ -225,17 +252,15 @@ def encode_rows(corpora: list[str], repeat: int) -> None:
         same = runs["ours"][0].extra["ids"] == runs["theirs"][0].extra["ids"]
         for run in [*runs["ours"], *runs["theirs"]]:
             run.wall, run.cpu = run.extra["wall"], run.extra["cpu"]
-        report(f"{name}{'' if same else ' (IDS DIFFER)'}", runs, "wall", load)
+        rows.append(report(f"{name}{'' if same else ' (IDS DIFFER)'}", runs, load))
+    return rows
 
 
-def encode_cli_rows(megabytes: int, repeat: int) -> None:
+def encode_cli_rows(megabytes: int, repeat: int) -> list[str]:
     """`python -m explorer encode gpt2 FILE` against a script that builds tiktoken's
     Encoding from the same files and prints the ids the same way."""
-    print(f"\nEncoding {megabytes} MB, whole process (ids written to stdout)\n")
-    print("| text | ours wall | tiktoken wall | wall ratio | CPU ratio | RSS ratio | load |")
-    print("|---|---|---|---|---|---|---|")
     gpt2 = str(ROOT / "vocabularies" / "gpt2")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TIKTOKEN_CACHE_DIR="")
+    env = bench_env(TIKTOKEN_CACHE_DIR="")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "text.txt"
         data = corpus_path("mix19").read_bytes()[: megabytes * 1_000_000]
@@ -248,7 +273,7 @@ def encode_cli_rows(megabytes: int, repeat: int) -> None:
             {"ours": lambda: run_process(ours, env), "theirs": lambda: run_process(theirs, env)},
             repeat,
         )
-        report(f"mix19, first {megabytes} MB", runs, "wall", load)
+        return [report(f"mix19, first {megabytes} MB", runs, load)]
 
 
 def main() -> None:
@@ -261,10 +286,17 @@ def main() -> None:
     args = parser.parse_args()
     print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; load average {load_average()}")
     if args.what in ("train", "train-cli"):
+        what = "whole process" if args.what == "train-cli" else "in-process (the training call)"
+        print(f"\nTraining, {what}: seconds, median (min-max); ours/HF\n")
+        print(TABLE_HEAD.format(what="corpus, V", theirs="HF"))
         train_rows(args.corpora, args.vocab_sizes, args.repeat, args.what == "train-cli")
     elif args.what == "encode":
+        print("\nEncoding with GPT-2's vocabulary, in-process: seconds; ours/tiktoken\n")
+        print(TABLE_HEAD.format(what="corpus", theirs="tiktoken"))
         encode_rows(args.corpora, args.repeat)
     else:
+        print(f"\nEncoding {args.megabytes} MB, whole process (ids written to stdout)\n")
+        print(TABLE_HEAD.format(what="text", theirs="tiktoken"))
         encode_cli_rows(args.megabytes, args.repeat)
 
 
