@@ -174,7 +174,18 @@ def ratio(ours: list[float], theirs: list[float]) -> float:
     return statistics.median(ours) / statistics.median(theirs)
 
 
-def report(label: str, runs: dict[str, list[Run]], load_before: str) -> str:
+@dataclass
+class Row:
+    """One compared measurement: its table row and its ratios (ours/theirs)."""
+
+    label: str
+    text: str
+    wall: float
+    cpu: float
+    rss: float
+
+
+def report(label: str, runs: dict[str, list[Run]], load_before: str) -> Row:
     """One table row: both tools' wall seconds, and ours/theirs in wall, CPU and RSS."""
     ours, theirs = runs["ours"], runs["theirs"]
     wall = ratio([r.wall for r in ours], [r.wall for r in theirs])
@@ -185,7 +196,7 @@ def report(label: str, runs: dict[str, list[Run]], load_before: str) -> str:
         f"| **{wall:.2f}×** | {cpu:.2f}× | {rss:.2f}× | {load_before} → {load_average()} |"
     )
     print(row, flush=True)
-    return row
+    return Row(label, row, wall, cpu, rss)
 
 
 TABLE_HEAD = (
@@ -202,7 +213,7 @@ def python(code: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-def train_rows(corpora: list[str], sizes: list[int], repeat: int, cli: bool) -> list[str]:
+def train_rows(corpora: list[str], sizes: list[int], repeat: int, cli: bool) -> list[Row]:
     """Ours against HF `tokenizers`, in-process (the training call) or whole process
     (`python -m explorer train ... --output`, every file written, against HF train + save)."""
     rows = []
@@ -234,7 +245,7 @@ def train_rows(corpora: list[str], sizes: list[int], repeat: int, cli: bool) -> 
     return rows
 
 
-def encode_rows(corpora: list[str], repeat: int) -> list[str]:
+def encode_rows(corpora: list[str], repeat: int) -> list[Row]:
     """Ours against tiktoken in-process: the encode call alone, on a fresh tokenizer."""
     gpt2 = str(ROOT / "vocabularies" / "gpt2")
     env = bench_env(TIKTOKEN_CACHE_DIR="")
@@ -256,7 +267,7 @@ def encode_rows(corpora: list[str], repeat: int) -> list[str]:
     return rows
 
 
-def encode_cli_rows(megabytes: int, repeat: int) -> list[str]:
+def encode_cli_rows(megabytes: int, repeat: int) -> list[Row]:
     """`python -m explorer encode gpt2 FILE` against a script that builds tiktoken's
     Encoding from the same files and prints the ids the same way."""
     gpt2 = str(ROOT / "vocabularies" / "gpt2")
