@@ -96,7 +96,7 @@ class _Corpus:
         a, b = divmod(key, PAIR_BASE)
         positions = self.where.pop(key)
         if a == b:
-            positions.sort()  # subtle: "aaa" must become [aa, a], so go left to right (a guard: already so)
+            positions.sort()  # subtle: "aaa" must become [aa, a]: left to right (already so)
         ids, nxt, prv = self.ids, self.nxt, self.prv
         by_left: defaultdict[int, list[int]] = defaultdict(list)
         by_right: defaultdict[int, list[int]] = defaultdict(list)
