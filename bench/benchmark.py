@@ -17,8 +17,9 @@ size, so pages forked processes share count once), sampled every 20 ms, or the p
 own high-water mark when that is higher.
 Encoding: MB/s with the GPT-2 vocabulary, ours against tiktoken, ids checked identical in
 the same run; setup (loading the vocabulary, building lookup tables) is timed apart.
-Any size: the command line on mix19 ten times over (191 MB) to V = 1000, and the same
-merges checked against one process. The app: bench/app_timing.py in headless Chromium.
+Any size: the command line on mix19 ten times over (191 MB; --big-times 47 for ~900 MB)
+to V = 1000, and the same merges checked against one process. The app:
+bench/app_timing.py in headless Chromium.
 """
 
 from __future__ import annotations
@@ -39,6 +40,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.markdown_blocks import KEPT_IN_BENCHMARKS, block, commit  # noqa: E402
+from bench.ratios import (  # noqa: E402
+    TABLE_HEAD,
+    Row,
+    bench_env,
+    cpu_model,
+    encode_cli_rows,
+    load_average,
+    train_rows,
+)
 
 SHARED = ROOT.parent / "shared"
 CORPORA = ["tinyshakespeare", "multi_ja_th", "linux_kernel_c", "mix19"]
@@ -145,14 +155,19 @@ print(json.dumps({{"seconds": seconds, "rss": rss}}))
 
 @dataclass
 class Figure:
-    seconds: float
+    seconds: float  # the median
     rss: float
     extra: dict
+    low: float = 0.0  # the fastest and slowest run: the spread across repeats
+    high: float = 0.0
+
+    def spread(self) -> str:
+        return f"{self.seconds:.2f} ({self.low:.2f}–{self.high:.2f})"
 
 
 def run(code: str, threads: str | None = None) -> dict:
     """Run code in a fresh process; its JSON result, with `rss` = peak MiB of the whole tree."""
-    env = dict(os.environ, TIKTOKEN_CACHE_DIR="")
+    env = bench_env(TIKTOKEN_CACHE_DIR="")  # bytecode cached, as a user's second run has it
     if threads:
         env["RAYON_NUM_THREADS"] = threads
     process = subprocess.Popen(
@@ -190,14 +205,30 @@ def _tree_pss_kib(pid: int) -> int:
 
 
 def median(code: str, repeat: int, threads: str | None = None) -> Figure:
-    runs = [run(code, threads) for _ in range(repeat)]
+    return medians({"only": (code, threads)}, repeat)["only"]
+
+
+def medians(codes: dict[str, tuple[str, str | None]], repeat: int) -> dict[str, Figure]:
+    """Each (code, threads) `repeat` times, taking turns, so that load from other work on
+    a shared machine falls on every tool alike; a figure per name."""
+    runs: dict[str, list[dict]] = {name: [] for name in codes}
+    for _ in range(repeat):
+        for name, (code, threads) in codes.items():
+            runs[name].append(run(code, threads))
+    return {name: _figure(found) for name, found in runs.items()}
+
+
+def _figure(runs: list[dict]) -> Figure:
     extra = {k: v for k, v in runs[0].items() if k not in ("seconds", "rss")}
     if "setup" in runs[0]:
         extra["setup"] = statistics.median(r["setup"] for r in runs)
+    seconds = [r["seconds"] for r in runs]
     return Figure(
-        statistics.median(r["seconds"] for r in runs),
+        statistics.median(seconds),
         statistics.median(r["rss"] for r in runs),
         extra,
+        min(seconds),
+        max(seconds),
     )
 
 
@@ -217,7 +248,7 @@ class Training:
             "" if self.naive_merges >= self.merges else f" (extrapolated from {self.naive_merges})"
         )
         return (
-            f"| {self.corpus} | {self.vocab:,} | {self.ours.seconds:.2f} | {self.hf.seconds:.2f} "
+            f"| {self.corpus} | {self.vocab:,} | {self.ours.spread()} | {self.hf.spread()} "
             f"| {self.hf1.seconds:.2f} | **{self.ours.seconds / self.hf.seconds:.2f}×** "
             f"| {self.ours.seconds / self.hf1.seconds:.2f}× | {self.naive_seconds:,.0f}{capped} "
             f"| {self.ours.rss:,.0f} | {self.hf.rss:,.0f} | {self.ours.rss / self.hf.rss:.2f}× |"
@@ -228,9 +259,15 @@ def training(path: Path, sizes: list[int], repeat: int, naive_cap: float) -> lis
     results = []
     for vocab in sizes:
         fields = {"path": str(path), "vocab": vocab, "cap": naive_cap}
-        ours = median(OURS_TRAIN.format(**fields), repeat)
-        hf = median(HF_TRAIN.format(**fields), repeat)
-        hf1 = median(HF_TRAIN.format(**fields), repeat, threads="1")
+        found = medians(
+            {
+                "ours": (OURS_TRAIN.format(**fields), None),
+                "hf": (HF_TRAIN.format(**fields), None),
+                "hf1": (HF_TRAIN.format(**fields), "1"),
+            },
+            repeat,
+        )
+        ours, hf, hf1 = found["ours"], found["hf"], found["hf1"]
         naive = run(NAIVE_TRAIN.format(**fields))
         merges = ours.extra["merges"]
         naive_s = naive["seconds"] * merges / max(1, naive["merges"])
@@ -254,6 +291,7 @@ class Encoding:
         same = "yes" if self.ours.extra["ids"] == self.theirs.extra["ids"] else "**NO**"
         return (
             f"| {self.corpus} | {self.size_mb:.1f} | {self.size_mb / self.ours.seconds:.2f} "
+            f"({self.size_mb / self.ours.high:.2f}–{self.size_mb / self.ours.low:.2f}) "
             f"| {self.size_mb / self.theirs.seconds:.2f} | **{self.ratio:.2f}** | {same} "
             f"| {self.ours.extra['setup']:.2f} | {self.theirs.extra['setup']:.2f} "
             f"| {self.ours.rss:,.0f} | {self.theirs.rss:,.0f} |"
@@ -261,8 +299,14 @@ class Encoding:
 
 
 def encoding(path: Path, repeat: int) -> Encoding:
-    ours = median(OURS_ENCODE.format(path=str(path)), repeat)
-    theirs = median(TIKTOKEN_ENCODE.format(path=str(path)), repeat)
+    found = medians(
+        {
+            "ours": (OURS_ENCODE.format(path=str(path)), None),
+            "theirs": (TIKTOKEN_ENCODE.format(path=str(path)), None),
+        },
+        repeat,
+    )
+    ours, theirs = found["ours"], found["theirs"]
     result = Encoding(path.stem, path.stat().st_size / 1e6, ours, theirs)
     print(result.row(), flush=True)
     return result
@@ -289,6 +333,7 @@ def big_run(times: int = 10) -> dict:
                 flush=True,
             )
         return {
+            "times": times,
             "mb": big.stat().st_size / 1e6,
             "two": figures[2],
             "one": figures[1],
@@ -319,7 +364,7 @@ def versions() -> str:
     return (
         f"Python {platform.python_version()}, regex {regex.__version__}, "
         f"tokenizers {tokenizers.__version__}, tiktoken {tiktoken.__version__}; "
-        f"{os.cpu_count()} cores, {platform.machine()}"
+        f"{cpu_model()}, {os.cpu_count()} cores, {platform.machine()}"
     )
 
 
@@ -331,20 +376,31 @@ def main() -> None:
     parser.add_argument("--naive-cap", type=float, default=20.0, help="seconds per naive run")
     parser.add_argument("--no-big", action="store_true", help="skip the 191 MB command line run")
     parser.add_argument("--no-app", action="store_true", help="skip the Chromium timings")
+    parser.add_argument(
+        "--no-whole", action="store_true", help="skip the whole-process (command line) ratios"
+    )
+    parser.add_argument(
+        "--big-times", type=int, default=10, help="mix19 repeated this many times for the big run"
+    )
     parser.add_argument("--output", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args()
     paths = [SHARED / "corpora" / f"{name}.txt" for name in args.corpora]
     missing = [p for p in paths if not p.exists()]
     if missing:
         sys.exit(f"error: missing corpora (../shared is beside developer checkouts): {missing}")
-    started = time.perf_counter()
+    started, load_at_start = time.perf_counter(), load_average()
     trained = [t for p in paths for t in training(p, args.vocab_sizes, args.repeat, args.naive_cap)]
     encoded = [encoding(p, args.repeat) for p in paths]
-    big = None if args.no_big else big_run()
+    whole: list[Row] = []
+    if not args.no_whole:
+        whole = train_rows(args.corpora, args.vocab_sizes, args.repeat, cli=True)
+        whole += encode_cli_rows(5, args.repeat)
+    big = None if args.no_big else big_run(args.big_times)
     app = None if args.no_app else app_figures(SHARED)
     command = " ".join(["python", "bench/benchmark.py", *sys.argv[1:]])
     elapsed = time.perf_counter() - started
-    text = report(trained, encoded, big, app, command, elapsed)
+    loads = f"{load_at_start} at the start, {load_average()} at the end"
+    text = report(trained, encoded, whole, big, app, command, elapsed, loads)
     args.output.write_text(text + kept_blocks(args.output))
     print(f"wrote {args.output}")
 
@@ -359,25 +415,28 @@ def kept_blocks(path: Path) -> str:
 def report(
     trained: list[Training],
     encoded: list[Encoding],
+    whole: list[Row],
     big: dict | None,
     app: dict | None,
     command: str,
     seconds: float,
+    loads: str,
 ) -> str:
     lines = [
         "# Benchmarks",
         "",
         f"Machine: {versions()}. Produced by `{command}` at commit {commit()} in "
-        f"{seconds / 60:.1f} min; medians of the runs, each in its own process. Ratios "
-        "compare figures of this run.",
+        f"{seconds / 60:.1f} min; load average (1, 5, 15 min) {loads}. Medians of the "
+        "runs, each in its own process, the tools taking turns; seconds are shown as "
+        "median (fastest–slowest). Ratios compare figures of this run.",
         "",
         "## Targets",
         "",
         "| target | figure | met |",
         "|---|---|---|",
-        *target_rows(trained, encoded, big, app),
+        *target_rows(trained, encoded, whole, big, app),
         "",
-        "## Training (seconds; peak RSS in MiB)",
+        "## Training in-process (seconds; peak RSS in MiB)",
         "",
         "Ours counts chunks of files of 1 MB or more on both cores, as HF's default uses both;",
         "HF 1 thread is beside it. Naive: the seeds' algorithm, capped and extrapolated.",
@@ -398,11 +457,28 @@ def report(
         *(e.row() for e in encoded),
         "",
     ]
+    if whole:
+        lines += [
+            "## Whole process: what a command-line user waits for",
+            "",
+            "Ours: `python -m explorer train FILE --vocab-size V --pattern gpt2 --workers 2 "
+            "--output tok` (writes the .model, .vocab and the full history); HF: a script "
+            "that imports `tokenizers`, trains as above and saves tokenizer.json. Encoding: "
+            "`python -m explorer encode gpt2 FILE` against a script that builds tiktoken's "
+            "Encoding from the same files and prints the ids alike, on mix19's first 5 MB. "
+            "Seconds of wall time, median (fastest–slowest); ratios ours/theirs; CPU is user "
+            "+ system of the process and its children (a parallel tool's threads add up). "
+            "Bytecode is cached, as for an installed package (see bench/ratios.py).",
+            "",
+            TABLE_HEAD.format(what="corpus, V", theirs="theirs"),
+            *(row.text for row in whole),
+            "",
+        ]
     if big is not None:
         lines += [
-            "## Any size: the command line on mix19 ten times over",
+            f"## Any size: the command line on mix19 {big['times']} times over",
             "",
-            f"`python -m explorer train mix19x10.txt --vocab-size 1000 --pattern gpt2` "
+            f"`python -m explorer train mix19x{big['times']}.txt --vocab-size 1000 --pattern gpt2` "
             f"({big['mb']:.0f} MB; writes the .model, .vocab and the full history):",
             "",
             "| workers | seconds | peak MiB (all processes) |",
@@ -463,31 +539,35 @@ def app_rows(app: dict) -> list[str]:
 
 
 def target_rows(
-    trained: list[Training], encoded: list[Encoding], big: dict | None, app: dict | None
+    trained: list[Training],
+    encoded: list[Encoding],
+    whole: list[Row],
+    big: dict | None,
+    app: dict | None,
 ) -> list[str]:
     def find(corpus: str, vocab: int) -> Training | None:
         return next((t for t in trained if t.corpus == corpus and t.vocab == vocab), None)
 
     rows = []
-    for corpus, vocab, limit in (
-        ("tinyshakespeare", 5000, 1.1),
-        ("mix19", 20000, 1.0),
-        ("multi_ja_th", 5000, 1.3),
-    ):
-        t = find(corpus, vocab)
-        if t is not None:
-            ratio = t.ours.seconds / t.hf.seconds
-            rows.append(
-                _target(
-                    f"training {corpus} V={vocab:,} ≤ {limit}× HF", f"{ratio:.2f}×", ratio <= limit
-                )
+    for t in trained:  # issue 15: at every V, ≤ 0.8× on prose and code, ≤ 1.0× on ja + th
+        limit = 1.0 if t.corpus == "multi_ja_th" else 0.8
+        ratio = t.ours.seconds / t.hf.seconds
+        rows.append(
+            _target(
+                f"training {t.corpus} V={t.vocab:,} ≤ {limit}× HF", f"{ratio:.2f}×", ratio <= limit
             )
+        )
+    for row in whole:
+        limit = 1.6 if "MB" in row.label else 1.0
+        rows.append(
+            _target(f"whole process {row.label} ≤ {limit}×", f"{row.wall:.2f}×", row.wall <= limit)
+        )
     for e in encoded:
         rows.append(
             _target(
-                f"encoding {e.corpus} ≥ 1/3 tiktoken, same ids",
+                f"encoding {e.corpus} ≥ 0.5 tiktoken, same ids",
                 f"{e.ratio:.2f}",
-                e.ratio >= 1 / 3 and e.ours.extra["ids"] == e.theirs.extra["ids"],
+                e.ratio >= 0.5 and e.ours.extra["ids"] == e.theirs.extra["ids"],
             )
         )
     worst = max(trained, key=lambda t: t.ours.rss / t.hf.rss, default=None)
@@ -495,18 +575,19 @@ def target_rows(
         ratio = worst.ours.rss / worst.hf.rss
         rows.append(
             _target(
-                "training peak memory ≤ 1.3× HF (worst row)",
+                "training peak memory ≤ 1.1× HF (worst row)",
                 f"{ratio:.2f}× ({worst.corpus}, V={worst.vocab:,})",
-                ratio <= 1.3,
+                ratio <= 1.1,
             )
         )
     if big is not None:
         two = big["two"]
+        limit_s = 120 if big["mb"] > 500 else 60
         rows.append(
             _target(
-                "191 MB to V=1000: ≤ 60 s, ≤ 1.5 GiB, same merges",
+                f"{big['mb']:.0f} MB to V=1000: ≤ {limit_s} s, ≤ 1 GiB, same merges",
                 f"{two['seconds']:.1f} s, {two['rss']:,.0f} MiB",
-                two["seconds"] <= 60 and two["rss"] <= 1536 and big["same"],
+                two["seconds"] <= limit_s and two["rss"] <= 1024 and big["same"],
             )
         )
     if app is not None:

@@ -200,6 +200,24 @@ def count_range(
     return counter.counts
 
 
+def _drop_from(chunks: list[str], end: int, cut: int) -> list[str]:
+    """The chunks that start before `cut`, given chunks that end to end cover [0, end).
+
+    Only the last few start at the cut or after it, so they are found from the end: a
+    start for every chunk, in Python, was a third of counting's time beside the regex
+    (CPU time counting tinyshakespeare: 0.18 s -> 0.13 s; linux_kernel_c: 0.50 s -> 0.40 s).
+
+    >>> _drop_from(["ab", " cd", " e"], 7, 5)
+    ['ab', ' cd']
+    """
+    keep = len(chunks)
+    while keep and end - len(chunks[keep - 1]) >= cut:
+        end -= len(chunks[keep - 1])
+        keep -= 1
+    del chunks[keep:]
+    return chunks
+
+
 class _ChunkCounter:
     """Accumulates chunk counts, carrying the unfinished end of each block into the next.
 
@@ -328,8 +346,24 @@ class _ChunkCounter:
         """
         if cut == 0:
             return []
-        chunks, starts = self._matches_with_starts(tail[: cut + 1], context)
+        text = tail[: cut + 1]
+        chunks = self._contiguous_matches(text, context)
+        if chunks is not None:
+            return _drop_from(chunks, len(text), cut)
+        chunks, starts = self._matches_with_starts(text, context)
         return [chunk for chunk, start in zip(chunks, starts) if start < cut]
+
+    def _contiguous_matches(self, text: str, context: str) -> list[str] | None:
+        """The matches in `text` when they cover it end to end (the presets' do), else None."""
+        if self.compiled is None or self.compiled.groups:
+            return None
+        source = context + text
+        timeout = self._timeout(source)
+        try:
+            chunks = self.compiled.findall(source, pos=len(context), timeout=timeout)
+        except TimeoutError:
+            raise timed_out(self.compiled, timeout) from None
+        return chunks if sum(map(len, chunks)) == len(text) else None
 
     def _first_possible_special(self, text: str) -> int:
         """The first place near the end where a special token may begin; len(text) if none."""

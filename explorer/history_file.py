@@ -48,7 +48,7 @@ def history_json(history: MergeHistory) -> str:
         "token_usage": {str(i): n for i, n in sorted(history.token_usage.items())},
     }
     lines = ["{", *(f"  {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items())]
-    steps = [f"    {json.dumps(_step_record(step))}" for step in history.steps]
+    steps = [f"    {_step_json(step)}" for step in history.steps]
     lines += ['  "steps": [', ",\n".join(steps), "  ]", "}"] if steps else ['  "steps": []', "}"]
     return "\n".join(lines) + "\n"
 
@@ -135,6 +135,23 @@ def history_mismatch(
             f"{len(tokenizer.merges):,}: they come from different training runs. {fix}"
         )
     return ""
+
+
+def _step_json(step: MergeStep) -> str:
+    """`json.dumps(_step_record(step))`, formatted directly: every field is a whole number
+    or hex, so nothing needs escaping, and json.dumps was 80% of writing the history
+    (tinyshakespeare to V = 20,000: 0.14 s -> 0.06 s).
+
+    >>> step = MergeStep(0, 97, 98, 256, b"ab", 5, 5, 10, ties=((97, 99),))
+    >>> _step_json(step) == json.dumps(_step_record(step))
+    True
+    """
+    ties = ", ".join(f"[{left}, {right}]" for left, right in step.ties)
+    return (
+        f'{{"rank": {step.rank}, "left": {step.left}, "right": {step.right}, '
+        f'"new_id": {step.new_id}, "token": "{step.token.hex()}", "count": {step.count}, '
+        f'"merged": {step.merged}, "length_after": {step.length_after}, "ties": [{ties}]}}'
+    )
 
 
 def _step_record(step: MergeStep) -> dict[str, Any]:

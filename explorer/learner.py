@@ -78,10 +78,15 @@ class _Corpus:
             return hint  # the hint is a lower bound and is live, so it is the first
         live = [i for i in self.where[key] if ids[i] == a and ids[nxt[i]] == b]
         self.where[key] = live
-        return min(live)
+        return live[0]  # positions are ascending (see `merge`)
 
     def merge(self, key: int, new_id: int) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
         """Replace every live occurrence of pair `key`, left to right.
+
+        Every pair's positions are kept ascending, so its first is `[0]`, not a min()
+        (the initial lists are built in order; visiting the merged pair's positions in
+        order makes each new group in order too; pruning keeps order). min() over the new
+        pairs' positions was 8% of learning multi_ja_th.
 
         Returns the positions of the new pairs grouped by the neighbour they were made
         with: (x, new_id) pairs by x, and (new_id, y) pairs by y. Each group also says
@@ -91,7 +96,7 @@ class _Corpus:
         a, b = divmod(key, PAIR_BASE)
         positions = self.where.pop(key)
         if a == b:
-            positions.sort()  # subtle: "aaa" must become [aa, a], so go left to right
+            positions.sort()  # subtle: "aaa" must become [aa, a]: left to right (already so)
         ids, nxt, prv = self.ids, self.nxt, self.prv
         by_left: defaultdict[int, list[int]] = defaultdict(list)
         by_right: defaultdict[int, list[int]] = defaultdict(list)
@@ -239,7 +244,7 @@ def _apply(corpus: _Corpus, queue: PairQueue, key: int, key_count: int, new_id: 
             positions = made[pair]
             count[pair] = total
             where[pair] = positions
-            queue.push(pair, total, min(positions))
+            queue.push(pair, total, positions[0])  # ascending (see _Corpus.merge)
     del count[key]
     queue.merged(key)
     merged = key_count - changes.own_loss
@@ -283,8 +288,8 @@ class _CountChanges:
             moved = sum(map(weight.__getitem__, positions))
             new = z * scale + new_offset
             gain[new] = gain.get(new, 0) + moved
-            if new in made:  # (new_id, new_id) from both sides, when positions were unsorted
-                made[new] = made[new] + positions
+            if new in made:  # (new_id, new_id) from both sides, were positions unsorted
+                made[new] = sorted(made[new] + positions)
             else:
                 made[new] = positions
             old = z * scale + old_offset

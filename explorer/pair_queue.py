@@ -34,7 +34,7 @@ class PairIndex(Protocol):
     """What the queue reads of the corpus: live pairs' counts and positions."""
 
     count: dict[int, int]  # live pairs only
-    where: dict[int, list[int]]  # each live pair's positions, some perhaps stale
+    where: dict[int, list[int]]  # each live pair's positions, ascending, some perhaps stale
 
     def first_live(self, key: int, hint: int) -> int:
         """The pair's first live position, given a lower bound."""
@@ -92,7 +92,7 @@ class PairQueue:
 
     def _hint(self, key: int) -> int:
         """The place of a pair among pairs of its count, when filed: its first position."""
-        return min(self.corpus.where[key])
+        return self.corpus.where[key][0]  # positions are ascending
 
     def merged(self, key: int) -> None:
         """Note that `key` was merged: the waiting ties it changed are rechecked next pop."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,15 +83,18 @@ def count_files_in_parallel(
     # the pages it touches).
     children = min(workers, len(parts) - 1)
     with ProcessPoolExecutor(max_workers=children, mp_context=_context()) as pool:
-        futures = [
+        # subtle: a future keeps its result, so each is dropped once used (popleft):
+        # holding every part's counts to the end, 900 MB of mix19 (28 parts) peaked at
+        # 448 MB in this process; dropping them, 165 MB
+        futures = deque(
             pool.submit(count_range, *_where(p), pattern, specials, block_chars) for p in parts[1:]
-        ]
+        )
         counts = count_range(*_where(parts[0]), pattern, specials, block_chars)
         done = _part_size(parts[0])
         if progress is not None:
             progress("counting", done, total)
-        for part, future in zip(parts[1:], futures):
-            counts.update(future.result())  # in text order: first appearances stay first
+        for part in parts[1:]:
+            counts.update(futures.popleft().result())  # in text order: first appearances first
             done += _part_size(part)
             if progress is not None:
                 progress("counting", done, total)
