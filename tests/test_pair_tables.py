@@ -104,3 +104,12 @@ def test_the_step_cache_keeps_the_most_recent_entries() -> None:
     cache.get(("run", 2))  # used: kept over 3
     cache.put(("run", 9), 9)
     assert [cache.get(("run", s)) for s in (1, 2, 3, 4, 9)] == [None, 2, None, 4, 9]
+
+
+def test_the_step_cache_is_bounded_by_weight_too() -> None:
+    cache = pair_tables.StepCache(10, max_weight=100)
+    for step in range(4):
+        cache.put(("run", step), step, weight=40)
+    assert [cache.get(("run", s)) for s in range(4)] == [None, None, 2, 3]
+    cache.put(("big", 0), "big", weight=500)  # alone over the budget: kept, the rest go
+    assert cache.get(("big", 0)) == "big" and cache.get(("run", 3)) is None

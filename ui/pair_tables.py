@@ -48,18 +48,27 @@ from explorer.pair_table import (
 from explorer.pretokenize import as_unicode
 from ui.run_spec import RunKind, RunSpec
 
-STEPS_KEPT = 16  # chunk states of (run, step), shared by every session
+# subtle: shared by every session, so a room of thirty on runs of their own needs room
+# for each one's last step, or every step misses and is rebuilt from the run's last step
+# (measured: the load test's step p95 went from 0.6 to 2.1 s with 16 entries); bounded
+# by weight too, so a few large corpora cannot take the memory a room needs
+STEPS_KEPT = 128  # chunk states of (run, step), with their pair counts
+STEPS_WEIGHT = 100_000_000  # bytes, as state_bytes estimates them
+CHUNK_BYTES, PAIR_BYTES = 130, 40  # tracemalloc on tinyshakespeare's 15,258 chunks
 TABLES_KEPT = 512  # finished tables of (run, step, top, tie rule): a few KB each
-RUNS_KEPT = 8  # runs whose counted corpus is kept
+RUNS_KEPT = 64  # runs whose counted corpus is kept: as many as ui.run_cache trains
 MAX_WALK = 2  # a step at most this far after a kept one is reached by advancing
 
 
 class StepCache:
-    """A thread-safe LRU of immutable values keyed on plain values (no Streamlit)."""
+    """A thread-safe LRU of immutable values keyed on plain values (no Streamlit), bounded
+    in entries and, when values are given a weight, in total weight."""
 
-    def __init__(self, max_entries: int) -> None:
+    def __init__(self, max_entries: int, max_weight: int | None = None) -> None:
         self.max_entries = max_entries
-        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self.max_weight = max_weight
+        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._weight = 0
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any | None:
@@ -67,17 +76,23 @@ class StepCache:
             if key not in self._entries:
                 return None
             self._entries.move_to_end(key)
-            return self._entries[key]
+            return self._entries[key][0]
 
-    def put(self, key: Hashable, value: Any) -> None:
+    def put(self, key: Hashable, value: Any, weight: int = 0) -> None:
         with self._lock:
-            self._entries[key] = value
+            if key in self._entries:
+                self._weight -= self._entries[key][1]
+            self._entries[key] = (value, weight)
             self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+            self._weight += weight
+            while len(self._entries) > 1 and (
+                len(self._entries) > self.max_entries
+                or (self.max_weight is not None and self._weight > self.max_weight)
+            ):
+                self._weight -= self._entries.popitem(last=False)[1][1]
 
 
-_steps = StepCache(STEPS_KEPT)
+_steps = StepCache(STEPS_KEPT, STEPS_WEIGHT)
 _tables = StepCache(TABLES_KEPT)
 
 
@@ -147,8 +162,13 @@ def sequences_at(
         start = counted(rewind(corpus.last, merges, step))
     while start.step < step:
         start = advance_counted(start, merges[start.step])
-    _steps.put((run_key, step), start)
+    _steps.put((run_key, step), start, state_bytes(start))
     return start
+
+
+def state_bytes(state: CountedStep) -> int:
+    """About how much memory a step's chunks and pair counts take."""
+    return CHUNK_BYTES * len(state.sequences.chunks) + PAIR_BYTES * len(state.counts)
 
 
 def table_at(run_key: str, corpus: Corpus, history: MergeHistory, step: int, top: int) -> PairTable:
