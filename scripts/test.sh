@@ -23,4 +23,5 @@ fi
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/python -m pytest "$@"
+# two workers, one per core; a test file stays on one worker (its browser server with it)
+.venv/bin/python -m pytest -n 2 --dist loadfile "$@"
