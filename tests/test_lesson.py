@@ -19,13 +19,11 @@ from ui.lesson import (
     MISMATCH_NOTE,
     NO_CORPUS_NOTE,
     LessonError,
-    corpus_chunk_counts,
     lesson_data,
     lesson_steps,
     replay,
 )
 from ui.lesson_html import lesson_html
-from ui.run_spec import RunKind, RunSpec
 from ui.samples import sample_text
 
 CLASSIC = "aaabdaaabac"
@@ -165,15 +163,6 @@ def test_a_textbook_rule_run_gets_its_tables_by_its_own_rule() -> None:
     )
     assert data["tables"] is not None and data["table_note"] == ""
     assert "lowest ids" in data["narration"][2]
-
-
-def test_chunk_counts_are_the_trainers() -> None:
-    text_spec = RunSpec("t", "t", "k", 300, "gpt4", special_tokens=("<|x|>",))
-    assert corpus_chunk_counts(text_spec, ("a b<|x|>a",)) == {b"a": 2, b" b": 1}
-    words = RunSpec("w", "w", "k", 259, "none", kind=RunKind.WORD_COUNTS)
-    assert corpus_chunk_counts(words, ("hug 10\npug 5",)) == {b"hug": 10, b"pug": 5}
-    model = RunSpec("m", "m", "k", 259, "none", kind=RunKind.MODEL_HISTORY)
-    assert corpus_chunk_counts(model, ("model", "history")) is None
 
 
 def test_a_hundred_steps_on_two_kilobytes_stay_under_two_megabytes(shakespeare) -> None:

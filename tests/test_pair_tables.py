@@ -7,6 +7,8 @@ from a kept step must be the table computed cold.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from explorer.history import MergeHistory
@@ -25,14 +27,6 @@ RUNS = [
 
 def trained(spec: RunSpec, texts: tuple[str, ...]) -> MergeHistory:
     return train_spec(spec, texts).history  # as the app trains a run
-
-
-def corpus_of(spec: RunSpec, texts: tuple[str, ...], history: MergeHistory) -> pair_tables.Corpus:
-    """What corpus_cached keeps for a run (without Streamlit's cache)."""
-    counts = pair_tables.chunk_counts_of(spec, texts)
-    return pair_tables.Corpus(
-        counts, pair_tables.as_tuples(sequences_after(counts, history.merges))
-    )
 
 
 def spec_of(
@@ -65,7 +59,7 @@ def test_each_steps_winner_is_the_next_merge_of_the_history(
 ) -> None:
     spec = spec_of(texts, pattern, kind, specials, rule)
     history = trained(spec, texts)
-    corpus = corpus_of(spec, texts, history)
+    corpus = pair_tables.corpus_of(spec, texts, history)
     assert history.steps
     for step, merge in enumerate(history.steps):
         table = pair_tables.table_at(f"test|{spec.settings}", corpus, history, step, 10)
@@ -78,7 +72,7 @@ def test_stepping_forward_jumping_and_stepping_back_give_the_same_tables() -> No
     texts = RUNS[1]
     spec = spec_of(texts, "gpt4", RunKind.TEXT)
     history = trained(spec, texts)
-    corpus = corpus_of(spec, texts, history)
+    corpus = pair_tables.corpus_of(spec, texts, history)
     key = f"walk|{spec.settings}"
     order = [0, 1, 2, 3, 6, 7, 30, 29, 5, 6, 40]  # forward, a walk of 3, jumps, back, the end
     for step in order:
@@ -93,7 +87,9 @@ def test_the_tie_rule_comes_from_the_history() -> None:
         spec = spec_of(texts, "none", RunKind.TEXT, tie_rule=rule)
         history = trained(spec, texts)
         assert pair_tables.tie_rule_of(history) == rule
-        table = pair_tables.table_at(rule, corpus_of(spec, texts, history), history, 1, 10)
+        table = pair_tables.table_at(
+            rule, pair_tables.corpus_of(spec, texts, history), history, 1, 10
+        )
         assert table.tie_rule == rule and table.winner.pair == second == history.steps[1].pair
 
 
@@ -113,3 +109,26 @@ def test_the_step_cache_is_bounded_by_weight_too() -> None:
     assert [cache.get(("run", s)) for s in range(4)] == [None, None, 2, 3]
     cache.put(("big", 0), "big", weight=500)  # alone over the budget: kept, the rest go
     assert cache.get(("big", 0)) == "big" and cache.get(("run", 3)) is None
+
+
+def test_chunk_counts_are_the_trainers() -> None:
+    text_spec = RunSpec("t", "t", "k", 300, "gpt4", special_tokens=("<|x|>",))
+    assert pair_tables.chunk_counts_of(text_spec, ("a b<|x|>a",)) == {b"a": 2, b" b": 1}
+    words = RunSpec("w", "w", "k", 259, "none", kind=RunKind.WORD_COUNTS)
+    assert pair_tables.chunk_counts_of(words, ("hug 10\npug 5",)) == {b"hug": 10, b"pug": 5}
+    model = RunSpec("m", "m", "k", 259, "none", kind=RunKind.MODEL_HISTORY)
+    assert not pair_tables.has_corpus(model)  # the lesson file and Animate say why instead
+
+
+def test_a_held_out_share_is_not_counted() -> None:
+    """The table recounts what training saw: without the held-out paragraphs."""
+    texts = (sample_text("shakespeare")[:6000],)
+    spec = replace(spec_of(texts, "gpt4", RunKind.TEXT), holdout_percent=20)
+    history = trained(spec, texts)
+    corpus = pair_tables.corpus_of(spec, texts, history)
+    for step in (0, 1, 10, 39):
+        table = pair_tables.table_at(spec.text_key + "held", corpus, history, step, 10)
+        assert (table.winner.pair, table.winner.count) == (
+            history.steps[step].pair,
+            history.steps[step].count,
+        )

@@ -25,18 +25,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
-from explorer.corpus import count_chunks, parse_word_counts, word_chunk_counts
 from explorer.pair_table import (
     PairTable,
     describe_tie,
     pair_table,
     tables_along,
 )
-from explorer.pretokenize import as_unicode
 from explorer.token_html import token_title
 from ui import animation as anim
 from ui import animation_charts as charts
-from ui.run_spec import RunKind, RunSpec
 
 DEFAULT_LESSON_STEPS = 30
 MAX_LESSON_STEPS = 500  # a step costs two encodes of the passage and a pair table
@@ -69,20 +66,6 @@ def lesson_steps(history: MergeHistory, requested: int) -> int:
             f"the number of merges must be a whole number of at least 1 ({requested!r})"
         )
     return min(requested, len(history.steps), MAX_LESSON_STEPS)
-
-
-def corpus_chunk_counts(spec: RunSpec, texts: Sequence[str]) -> dict[bytes, int] | None:
-    """The run's chunk counts as the trainer counted them; None without a corpus.
-
-    >>> spec = RunSpec("x", "x", "k", 259, "none")
-    >>> corpus_chunk_counts(spec, ("aaab",))
-    {b'aaab': 1}
-    """
-    if not spec.kind.has_corpus or not texts:
-        return None
-    if spec.kind is RunKind.WORD_COUNTS:
-        return word_chunk_counts(parse_word_counts("\n".join(texts)))
-    return count_chunks([as_unicode(t) for t in texts], spec.pattern, spec.special_tokens)
 
 
 def replay(start: Sequence[int], fusions: Sequence[Sequence[int]], first_id: int) -> list[int]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer import MergeHistory
+from ui import pair_tables
 from ui import state as keys
 from ui.animation import no_steps_message
 from ui.downloads import file_stem
-from ui.lesson import DEFAULT_LESSON_STEPS, MAX_LESSON_STEPS, corpus_chunk_counts
+from ui.lesson import DEFAULT_LESSON_STEPS, MAX_LESSON_STEPS
 from ui.lesson_html import lesson_html
 from ui.runs import Run, texts_of
 
@@ -31,12 +32,17 @@ def lesson_builder(run: Run, history: MergeHistory, passage: str, steps: int):
     texts = texts_of(run.spec)  # read here, in the script: the download runs outside it
 
     def build() -> str:
+        corpus = (  # the Animate page's pair tables count it too: counted once per run
+            pair_tables.corpus_cached(run.key, run.spec, texts, history)
+            if pair_tables.has_corpus(run.spec) and texts
+            else None
+        )
         return lesson_html(
             history,
             run.tokenizer,
             passage,
             steps=steps,
-            chunk_counts=corpus_chunk_counts(run.spec, texts),
+            chunk_counts=corpus.counts if corpus is not None else None,
             title=run.spec.name,
         )
 

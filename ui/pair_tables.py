@@ -46,6 +46,7 @@ from explorer.pair_table import (
     table_of_counted,
 )
 from explorer.pretokenize import as_unicode
+from ui.holdout_split import training_part
 from ui.run_spec import RunKind, RunSpec
 
 # subtle: shared by every session, so a room of thirty on runs of their own needs room
@@ -118,10 +119,15 @@ class Corpus:
 def corpus_cached(
     run_key: str, _spec: RunSpec, _texts: tuple[str, ...], _history: MergeHistory
 ) -> Corpus:
-    """The run's chunks counted as ui.run_cache.train_cached trained on them, and brought
-    to the last step of its history (read only: shared by every session)."""
-    counts = chunk_counts_of(_spec, _texts)
-    return Corpus(counts, as_tuples(sequences_after(counts, _history.merges)))
+    """corpus_of, once per run (read only: shared by every session, and by the lesson file)."""
+    return corpus_of(_spec, _texts, _history)
+
+
+def corpus_of(spec: RunSpec, texts: tuple[str, ...], history: MergeHistory) -> Corpus:
+    """The run's chunks counted as ui.runs.train_spec trained on them (without a held-out
+    share), and brought to the last step of its history."""
+    counts = chunk_counts_of(spec, training_part(spec, texts))
+    return Corpus(counts, as_tuples(sequences_after(counts, history.merges)))
 
 
 def as_tuples(sequences: ChunkSequences) -> ChunkSequences:
