@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from explorer.merging import merge_pair
 from explorer.tokenizer import SpecialSet, Tokenizer
 
 MAX_TRACE_CHARS = 300  # a word or a sentence: every step of every chunk is kept
@@ -181,7 +182,7 @@ def trace_chunk(tokenizer: Tokenizer, chunk: str, special: bool = False) -> Chun
     ids, steps = start, []
     while candidates := mergeable_pairs(ids, tokenizer.ranks):
         chosen = min(candidates, key=lambda candidate: candidate.merge_number)
-        after = merge_pair(ids, chosen.pair, chosen.new_id)
+        after = tuple(merge_pair(ids, chosen.pair, chosen.new_id))
         steps.append(EncodeStep(ids, candidates, chosen, after))
         ids = after
     return ChunkTrace(chunk, False, start, tuple(steps))
@@ -205,26 +206,6 @@ def mergeable_pairs(
     return tuple(
         Candidate(pair, ranks[pair] - 255, tuple(where)) for pair, where in positions.items()
     )
-
-
-def merge_pair(ids: tuple[int, ...], pair: tuple[int, int], new_id: int) -> tuple[int, ...]:
-    """Replace every occurrence of `pair`, left to right, by `new_id` (minbpe's `merge`).
-
-    subtle: in a run such as 'aaa' the pairs overlap, and only the first of two fuses.
-
-    >>> merge_pair((97, 97, 97, 98), (97, 97), 256)
-    (256, 97, 98)
-    """
-    out: list[int] = []
-    index = 0
-    while index < len(ids):
-        if index + 1 < len(ids) and (ids[index], ids[index + 1]) == pair:
-            out.append(new_id)
-            index += 2
-        else:
-            out.append(ids[index])
-            index += 1
-    return tuple(out)
 
 
 def fused_positions(step: EncodeStep) -> tuple[int, ...]:

@@ -60,6 +60,28 @@ def merge_ids(ids: list[int], ranks: PairRanks) -> list[int]:
     return _merge_by_scan(ids, ranks)
 
 
+def merge_pair(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> list[int]:
+    """Replace every occurrence of `pair`, left to right, by `new_id` (minbpe's `merge`):
+    one merge applied to a whole sequence, as training applies it.
+
+    subtle: in a run such as 'aaa' the pairs overlap, and only the first of two fuses.
+
+    >>> merge_pair([97, 97, 97, 98], (97, 97), 256)
+    [256, 97, 98]
+    """
+    left, right = pair
+    out: list[int] = []
+    i, last = 0, len(ids) - 1
+    while i <= last:
+        if i < last and ids[i] == left and ids[i + 1] == right:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
 def _merge_by_scan(ids: list[int], ranks: PairRanks) -> list[int]:
     """Keep the rank of every adjacent pair; merge the smallest, update its two neighbours.
 

@@ -24,7 +24,7 @@ import heapq
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from explorer.merging import merge_ids
+from explorer.merging import merge_ids, merge_pair
 from explorer.tie_rules import TieRule
 
 FIRST_OCCURRENCE = TieRule.FIRST_OCCURRENCE.value
@@ -144,7 +144,7 @@ def tables_along(
         left, right = pair
         for index in holding.get(left, set()) & holding.get(right, set()):
             old = chunks[index]
-            new = _merge_pair(old, left, right, 256 + rank)
+            new = merge_pair(old, pair, 256 + rank)
             if len(new) < len(old):
                 _update_counts(counts, [(old, weights[index])], [(new, weights[index])])
                 chunks[index] = new
@@ -250,9 +250,7 @@ def advance(sequences: ChunkSequences, pair: tuple[int, int]) -> ChunkSequences:
     left, right = pair
     new_id = 256 + sequences.step
     chunks = tuple(
-        (_merge_pair(ids, left, right, new_id), weight)
-        if left in ids and right in ids
-        else (ids, weight)
+        (merge_pair(ids, pair, new_id), weight) if left in ids and right in ids else (ids, weight)
         for ids, weight in sequences.chunks
     )
     return ChunkSequences(sequences.step + 1, chunks)
@@ -338,20 +336,6 @@ def _first_positions(
                         return firsts
         position += len(ids)
     return firsts
-
-
-def _merge_pair(ids: Sequence[int], left: int, right: int, new_id: int) -> list[int]:
-    """minbpe's merge: [1, 1, 1], 1, 1, 9 -> [9, 1]."""
-    out: list[int] = []
-    i, last = 0, len(ids) - 1
-    while i <= last:
-        if i < last and ids[i] == left and ids[i + 1] == right:
-            out.append(new_id)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
 
 
 def _token_ids(merges: Sequence[tuple[int, int]]) -> dict[bytes, int]:
