@@ -19,7 +19,7 @@ from ui import playback, quiz
 from ui import state as keys
 from ui.formatting import RawHtml, excerpt, plural
 from ui.lesson_download import lesson_download
-from ui.pair_table_view import NO_CORPUS, step_areas
+from ui.pair_table_view import NO_CORPUS, beside_style, step_areas
 from ui.present import presenter_passage, presenting
 from ui.quiz_view import pair_panel
 from ui.run_spec import RunKind
@@ -320,6 +320,7 @@ def main() -> None:
     interval = playback.wanted_timer(st.session_state)
     if presenting():  # before and after, side by side, in large type on one screen
         passage = presenter_passage(passage)
+    beside_style()
     st.fragment(step_view, run_every=interval)(run, history, passage, interval, last)
 
 

@@ -54,6 +54,13 @@ _BESIDE = (
 )
 
 
+def beside_style() -> None:
+    """step_areas' stylesheet, drawn once by the page, not by every step of its fragment
+    (style only: it takes no room)."""
+    if not presenting():
+        st.html(f"<style>{_BESIDE}</style>")
+
+
 def step_areas() -> tuple[DeltaGenerator, DeltaGenerator]:
     """Where the stage and the pair panel go: side by side (under it when the screen is
     too narrow for both), or the panel above the stage in the presenter view, whose
@@ -61,7 +68,6 @@ def step_areas() -> tuple[DeltaGenerator, DeltaGenerator]:
     if presenting():
         panel = st.container()
         return st.container(), panel
-    st.html(f"<style>{_BESIDE}</style>")  # style only: it takes no room
     stage, panel = st.container(key=keys.ANIMATE_STEP_ROW).columns([3, 2], gap="medium")
     return stage, panel
 
