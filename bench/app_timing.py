@@ -402,9 +402,7 @@ def time_server_steps(text: str, steps: int) -> ServerSteps:
     result = train([text], VOCAB_SIZE, pattern=PATTERN)
     tokenizer, history = result.tokenizer, result.history
     passage = excerpt(text, anim.PASSAGE_CHARS)
-    table = anim_charts.step_table(history, tokenizer)
-    count_spec = anim_charts.chart_spec(anim_charts.count_chart(table))
-    length_spec = anim_charts.chart_spec(anim_charts.length_chart(table))
+    count_spec, length_spec = anim_charts.run_charts(history, tokenizer)
     first = max(1, len(history.steps) // 2 - steps // 2)
     before = tokenizer.at_vocab_size(255 + first)
     parts: dict[str, list[float]] = {name: [] for name in ("tokenizer", "frame", "html", "chart")}

@@ -477,6 +477,13 @@ async def run_students(server: Server, args: argparse.Namespace) -> dict[str, An
             [me.train_settled_s for me in students if me.train_settled_s is not None]
         ),
         "step_s": spread(steps, 3),
+        # the first step follows the opening of Animate, which builds each run's charts
+        "step_s_by_number": {
+            str(number): spread(
+                [me.step_s[number - 1] for me in students if len(me.step_s) >= number], 3
+            )
+            for number in range(1, args.steps + 1)
+        },
         "step_settled_s": spread([s for me in students for s in me.step_settled_s], 3),
         "open_s": spread([me.open_s for me in students if me.open_s is not None]),
         **used,

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from explorer import train  # noqa: E402
 from explorer.corpus import count_chunks  # noqa: E402
-from explorer.pair_table import sequences_after  # noqa: E402
+from explorer.pair_table import chunks_touched, sequences_after  # noqa: E402
 from ui import pair_tables  # noqa: E402
 from ui.animation import pair_text  # noqa: E402
 from ui.pair_table_view import table_rows  # noqa: E402
@@ -77,9 +77,9 @@ def time_tables(text: str, steps: int) -> dict[str, dict[str, float]]:
     history, tokenizer = result.history, result.tokenizer
     clock = Clock()
     counts = count_chunks([text], PATTERN)
-    corpus = pair_tables.Corpus(
-        counts, pair_tables.as_tuples(sequences_after(counts, history.merges))
-    )
+    merges = tuple(history.merges)
+    last = pair_tables.as_tuples(sequences_after(counts, merges))
+    corpus = pair_tables.Corpus(counts, last, merges, chunks_touched(last, merges))
     once = clock.stop()  # per run, kept by corpus_cached
     chosen = random.Random(12).sample(range(1, len(history.steps) - 1), steps)
     cold, forward = [], []

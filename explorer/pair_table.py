@@ -173,16 +173,21 @@ def counted(sequences: ChunkSequences) -> CountedStep:
     return CountedStep(sequences, _count_pairs(sequences.chunks))
 
 
-def advance_counted(state: CountedStep, pair: tuple[int, int]) -> CountedStep:
+def advance_counted(
+    state: CountedStep, pair: tuple[int, int], touched: Sequence[int] | None = None
+) -> CountedStep:
     """`advance`, with the counts moved only for the chunks the merge changed.
+
+    `touched`, when known (`chunks_touched`), lists the chunks holding the pair, so the
+    others are not even looked at.
 
     >>> start = counted(sequences_after({b"aaab": 1}, []))
     >>> sorted(advance_counted(start, (97, 97)).counts.items())
     [((97, 98), 1), ((256, 97), 1)]
     """
-    after = advance(state.sequences, pair)
+    after = advance(state.sequences, pair, touched)
     counts = dict(state.counts)
-    _update_counts(counts, state.sequences.chunks, after.chunks)
+    _update_counts(counts, state.sequences.chunks, after.chunks, touched)
     return CountedStep(after, counts)
 
 
@@ -240,20 +245,71 @@ def sequences_after(
     return ChunkSequences(len(merges), tuple(chunks))
 
 
-def advance(sequences: ChunkSequences, pair: tuple[int, int]) -> ChunkSequences:
+def advance(
+    sequences: ChunkSequences, pair: tuple[int, int], touched: Sequence[int] | None = None
+) -> ChunkSequences:
     """The chunks one merge later: `pair` becomes id 256 + step, left to right.
 
-    >>> start = sequences_after({b"aaab": 1}, [])
+    Only the chunks holding the pair are new objects (of tuples, which the garbage
+    collector soon stops tracking); the others are shared with `sequences`. `touched`,
+    when given, is where to look: the indices of the chunks that hold the pair.
+
+    >>> start = sequences_after({b"aaab": 1, b"b": 2}, [])
     >>> advance(start, (97, 97)).chunks
-    (([256, 97, 98], 1),)
+    (((256, 97, 98), 1), ((98,), 2))
     """
     left, right = pair
     new_id = 256 + sequences.step
-    chunks = tuple(
-        (merge_pair(ids, pair, new_id), weight) if left in ids and right in ids else (ids, weight)
-        for ids, weight in sequences.chunks
-    )
-    return ChunkSequences(sequences.step + 1, chunks)
+    chunks = list(sequences.chunks)
+    for index in range(len(chunks)) if touched is None else touched:
+        ids, weight = chunks[index]
+        if left in ids and right in ids:
+            chunks[index] = (tuple(merge_pair(ids, pair, new_id)), weight)
+    return ChunkSequences(sequences.step + 1, tuple(chunks))
+
+
+def chunks_touched(
+    last: ChunkSequences, merges: Sequence[tuple[int, int]]
+) -> tuple[tuple[int, ...], ...]:
+    """For each merge, the indices of the chunks it changes (for `advance`'s `touched`).
+
+    Merge k changes a chunk exactly when token 255 + k is in the family tree of one of
+    the chunk's tokens after the last merge: tokens are only made by merges inside their
+    chunk. So one pass over the last step finds them all, instead of a scan of every
+    chunk at every step. On a load test's 20 KB text (1,336 chunks, 244 merges) a step
+    forward with its counts took 0.31 ms scanning; the scan also made a new tuple per
+    chunk, and in the app the garbage collections those set off were 15 % of a step.
+
+    >>> last = sequences_after({b"aaab": 1, b"ab": 1, b"b": 3}, [(97, 97), (97, 98)])
+    >>> chunks_touched(last, [(97, 97), (97, 98)])
+    ((0,), (0, 1))
+    """
+    if len(last.chunks) and last.step != len(merges):
+        raise PairTableError(f"the chunks are at step {last.step}, not the last ({len(merges)})")
+    made_by: dict[int, tuple[int, ...]] = {byte: () for byte in range(256)}
+
+    def ranks_of(token: int) -> tuple[int, ...]:
+        """The merge ranks of a token's family tree (a loop: trees can be deep)."""
+        pending = [token]
+        while pending:
+            top = pending[-1]
+            if top in made_by:
+                pending.pop()
+                continue
+            left, right = merges[top - 256]
+            missing = [part for part in (left, right) if part not in made_by]
+            if missing:
+                pending += missing
+            else:
+                made_by[top] = (top - 256, *made_by[left], *made_by[right])
+                pending.pop()
+        return made_by[token]
+
+    touched: list[list[int]] = [[] for _ in merges]
+    for index, (ids, _) in enumerate(last.chunks):
+        for rank in {rank for token in ids for rank in ranks_of(token)}:
+            touched[rank].append(index)
+    return tuple(tuple(sorted(indices)) for indices in touched)
 
 
 def describe_tie(table: PairTable) -> str:
@@ -300,12 +356,15 @@ def _update_counts(
     counts: dict[tuple[int, int], int],
     before: Sequence[tuple[Sequence[int], int]],
     after: Sequence[tuple[Sequence[int], int]],
+    touched: Sequence[int] | None = None,
 ) -> None:
     """Move pair counts from the chunks `before` to the same chunks `after` a merge.
 
-    subtle: `advance` keeps an unchanged chunk's ids object, so `is` skips those.
+    subtle: `advance` keeps an unchanged chunk's object, so `is` skips those.
     """
-    for (old, weight), (new, _) in zip(before, after):
+    for index in range(len(before)) if touched is None else touched:
+        old, weight = before[index]
+        new = after[index][0]
         if old is new:
             continue
         for pair in zip(old, old[1:]):

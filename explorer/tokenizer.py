@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 from explorer.arguments import (
@@ -399,12 +400,18 @@ def _code_point_starts(text: str) -> list[int]:
 
 
 def _char_spans(text: str, byte_spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Map byte spans to character spans; a character goes to the token with its first byte."""
-    # chars_before[b] = number of characters whose first byte is before byte b
-    chars_before = [0]
-    for index, char in enumerate(text):
-        width = len(char.encode("utf-8", "surrogatepass"))
-        chars_before.extend([index + 1] * width)
-    # chars_before has one entry per byte boundary; entry b counts chars starting before b
-    # (a char starting at byte s is counted from s + 1 on).
+    """Map byte spans to character spans; a character goes to the token with its first byte.
+
+    >>> _char_spans("héllo", [(0, 1), (1, 3), (3, 6)])
+    [(0, 1), (1, 2), (2, 5)]
+    """
+    if text.isascii():  # a byte is a character
+        return list(byte_spans)
+    # chars_before[b]: the characters whose first byte is before byte b, counted in C by
+    # accumulating 1 for each first byte (a UTF-8 byte that is not 0b10xxxxxx)
+    first_bytes = text.encode("utf-8", "surrogatepass").translate(_FIRST_BYTE)
+    chars_before = list(accumulate(first_bytes, initial=0))
     return [(chars_before[start], chars_before[end]) for start, end in byte_spans]
+
+
+_FIRST_BYTE = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))

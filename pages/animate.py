@@ -19,6 +19,7 @@ from ui import playback, quiz
 from ui import state as keys
 from ui.formatting import RawHtml, excerpt, plural
 from ui.lesson_download import lesson_download
+from ui.lru import SharedLru
 from ui.pair_table_view import NO_CORPUS, beside_style, step_areas
 from ui.present import presenter_passage, presenting
 from ui.quiz_view import pair_panel
@@ -44,11 +45,17 @@ NO_HISTORY = (
 )
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
-def encoding_cached(_tokenizer: Tokenizer, run_key: str, vocab_size: int, passage: str) -> Encoding:
+_encodings = SharedLru(max_entries=256, max_weight=50_000_000)  # bytes, ~200 a token
+
+
+def encoding_cached(tokenizer: Tokenizer, run_key: str, vocab_size: int, passage: str) -> Encoding:
     """The passage encoded at one size of a run, shared read-only: a step forward finds
     its "before" here, the last step's "after" (half of a step's encoding)."""
-    return _tokenizer.encode_with_spans(passage, allowed_special="all")
+    return _encodings.get_or_make(
+        (run_key, vocab_size, passage),
+        lambda: tokenizer.encode_with_spans(passage, allowed_special="all"),
+        lambda encoding: 200 * len(encoding.ids),
+    )
 
 
 def frame_cached(
@@ -60,14 +67,17 @@ def frame_cached(
     return anim.frame_of(start, end, 255 + step if step else None)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)  # one per run on screen in any session
+_charts = SharedLru(max_entries=64)  # one per run on screen in any session
+
+
 def charts_cached(
-    _history: MergeHistory, _tokenizer: Tokenizer, run_key: str
+    history: MergeHistory, tokenizer: Tokenizer, run_key: str
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The run's two charts as Vega-Lite (thinned for long histories), built once."""
-    table = anim_charts.step_table(_history, _tokenizer)
-    return anim_charts.chart_spec(anim_charts.count_chart(table)), anim_charts.chart_spec(
-        anim_charts.length_chart(table)
+    """The run's two charts as Vega-Lite (thinned for long histories), built once; shared
+    read-only (`anim_charts.marked` copies what it changes)."""
+
+    return _charts.get_or_make(
+        run_key, lambda: anim_charts.run_charts(history, tokenizer), lambda _: 0
     )
 
 

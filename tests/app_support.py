@@ -66,3 +66,27 @@ def stage_captions(app: AppTest) -> list[str]:
     for element in app.html:
         found += map(html.unescape, re.findall(r'class="am-caption">(.*?)</p>', str(element.value)))
     return found
+
+
+def pair_tables(app: AppTest) -> list[list[dict[str, object]]]:
+    """Each pair table on the page (ui.pair_table_html), as rows keyed by its columns:
+    numbers as ints, text unescaped."""
+    from ui.pair_table_html import COLUMNS
+
+    tables = []
+    for element in app.html:
+        value = str(element.value)
+        if 'class="pt"' not in value:
+            continue
+        rows = []
+        body = value.split("<tbody>")[1]
+        for row in re.findall(r"<tr(?: class=\"pt-winner\")?>(.*?)</tr>", body):
+            cells = [html.unescape(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            rows.append(
+                {
+                    key: int(cell.replace(",", "")) if number else cell
+                    for (key, _, number), cell in zip(COLUMNS, cells, strict=True)
+                }
+            )
+        tables.append(rows)
+    return tables

@@ -260,21 +260,17 @@ def long_history(merges: int) -> tuple[MergeHistory, Tokenizer]:
 
 def test_long_histories_are_thinned_but_the_marker_is_exact() -> None:
     history, tokenizer = long_history(20_000)
-    table = anim_charts.step_table(history, tokenizer)
-    assert len(table) <= anim_charts.MAX_CHART_POINTS
-    assert table["step"].iloc[-1] == 20_000
+    rows = anim_charts.step_rows(history, tokenizer)
+    assert len(rows) <= anim_charts.MAX_CHART_POINTS
+    assert rows[-1]["step"] == 20_000
     row = anim_charts.step_row(history, 12_345, tokenizer)
     assert row["step"] == 12_345 and row["count"] == 50_000 - 12_344
     assert row["tokens"] == 100_000 - 12_344
 
 
 def test_charts_have_titles_axes_tooltips_and_a_marker(classic) -> None:
-    table = anim_charts.step_table(classic.history, classic.tokenizer)
-    for chart, field in [
-        (anim_charts.count_chart(table), "count"),
-        (anim_charts.length_chart(table), "tokens"),
-    ]:
-        spec = anim_charts.chart_spec(chart)
+    specs = anim_charts.run_charts(classic.history, classic.tokenizer)
+    for spec, field in zip(specs, ["count", "tokens"], strict=True):
         line = spec["layer"][0]
         assert line["title"]
         assert line["encoding"]["x"]["title"] == "Step (merges so far)"
@@ -302,13 +298,23 @@ def test_step_zero_has_no_count_to_mark(classic) -> None:
 
 
 def test_the_lines_are_sent_as_arrow_once_converted(classic) -> None:
-    table = anim_charts.step_table(classic.history, classic.tokenizer)
-    spec = anim_charts.chart_spec(anim_charts.length_chart(table))
-    (line,) = spec["datasets"].values()
+    counts, lengths = anim_charts.run_charts(classic.history, classic.tokenizer)
+    (line,) = lengths["datasets"].values()
     assert isinstance(line, bytes)  # Streamlit sends bytes as they are, unconverted
     assert [row["tokens"] for row in pa.ipc.open_stream(line).read_all().to_pylist()] == [
         11, 9, 7, 5,
     ]  # fmt: skip
+    (line,) = counts["datasets"].values()  # step 0 has no pair count
+    assert [row["count"] for row in pa.ipc.open_stream(line).read_all().to_pylist()] == [4, 2, 2]
+
+
+def test_every_run_fills_the_same_specs_without_changing_them(classic) -> None:
+    other = train("hello hello hello", 260, pattern="none")
+    first = anim_charts.run_charts(classic.history, classic.tokenizer)
+    second = anim_charts.run_charts(other.history, other.tokenizer)
+    assert first[0]["layer"] == second[0]["layer"]
+    assert first[0]["datasets"] != second[0]["datasets"]
+    assert not anim_charts._chart_specs()[0]["datasets"]  # no run's data left behind
 
 
 def test_narration_text_survives_html_escaping(classic) -> None:

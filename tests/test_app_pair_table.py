@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import MergeHistory, Tokenizer, train
 from explorer.formats import model_text
 from explorer.history_file import history_json
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, pair_tables, texts_of
 from tests.naive import get_stats, merge
 from ui import state as keys
 from ui.animation import pair_text
@@ -23,9 +23,9 @@ CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 
 def table(app: AppTest) -> list[dict[str, object]]:
     """The pair table's rows as the page shows them."""
-    frames = list(app.dataframe)
-    assert len(frames) == 1, frames
-    return frames[0].value.to_dict("records")
+    tables = pair_tables(app)
+    assert len(tables) == 1, tables
+    return tables[0]
 
 
 def headings(app: AppTest) -> list[str]:
@@ -131,7 +131,7 @@ def test_a_history_without_its_corpus_has_a_message_instead_of_a_table() -> None
     app.session_state[keys.PENDING_RUN] = spec.name
     app.run()
     assert not app.exception
-    assert not app.dataframe
+    assert not pair_tables(app)
     assert any(text.startswith("No pair table:") for text in texts_of(app.caption))
     assert app.slider(key=keys.ANIMATE_STEP).max == 3  # the steps are still there
 
@@ -143,7 +143,7 @@ def test_a_bundled_vocabulary_says_why_it_has_no_table() -> None:
     app.session_state[keys.PENDING_RUN] = spec.name
     app.run()
     assert not app.exception
-    assert not app.dataframe
+    assert not pair_tables(app)
     assert any(text.startswith("No pair table:") for text in texts_of(app.caption))
 
 

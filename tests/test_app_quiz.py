@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, pair_tables, texts_of
 from ui import quiz
 from ui import state as keys
 
@@ -49,7 +49,7 @@ def test_the_question_hides_the_counts_and_the_table() -> None:
     assert asked.merge == 1 and sorted(asked.labels) == sorted(
         ["('a', 'a')", "('a', 'b')", "('b', 'd')", "('d', 'a')", "('b', 'a')"]
     )
-    assert not app.dataframe  # the table's counts would give it away
+    assert not pair_tables(app)  # the table's counts would give it away
     options = app.radio(key=keys.ANIMATE_QUIZ_PICK)
     assert options.value is None and "merge 1" in options.label
     assert not any(char.isdigit() for char in " ".join(map(str, options.options)))

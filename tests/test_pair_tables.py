@@ -78,7 +78,7 @@ def test_stepping_forward_jumping_and_stepping_back_give_the_same_tables() -> No
     for step in order:
         expected = table_of(sequences_after(corpus.counts, history.merges[:step]), top=10)
         assert pair_tables.table_at(key, corpus, history, step, 10) == expected
-        assert pair_tables.sequences_at(key, corpus, history.merges, step).step == step
+        assert pair_tables.sequences_at(key, corpus, step).step == step
 
 
 def test_the_tie_rule_comes_from_the_history() -> None:
@@ -91,24 +91,6 @@ def test_the_tie_rule_comes_from_the_history() -> None:
             rule, pair_tables.corpus_of(spec, texts, history), history, 1, 10
         )
         assert table.tie_rule == rule and table.winner.pair == second == history.steps[1].pair
-
-
-def test_the_step_cache_keeps_the_most_recent_entries() -> None:
-    cache = pair_tables.StepCache(3)
-    for step in range(5):
-        cache.put(("run", step), step)
-    cache.get(("run", 2))  # used: kept over 3
-    cache.put(("run", 9), 9)
-    assert [cache.get(("run", s)) for s in (1, 2, 3, 4, 9)] == [None, 2, None, 4, 9]
-
-
-def test_the_step_cache_is_bounded_by_weight_too() -> None:
-    cache = pair_tables.StepCache(10, max_weight=100)
-    for step in range(4):
-        cache.put(("run", step), step, weight=40)
-    assert [cache.get(("run", s)) for s in range(4)] == [None, None, 2, 3]
-    cache.put(("big", 0), "big", weight=500)  # alone over the budget: kept, the rest go
-    assert cache.get(("big", 0)) == "big" and cache.get(("run", 3)) is None
 
 
 def test_chunk_counts_are_the_trainers() -> None:

@@ -24,7 +24,8 @@ from explorer.pair_table import PairRow, PairTable, describe_tie, pair_table
 from ui import animation as anim
 from ui import pair_tables
 from ui import state as keys
-from ui.formatting import plural
+from ui.formatting import RawHtml, plural
+from ui.pair_table_html import pair_table_html
 from ui.present import presenting
 from ui.runs import Run, origin, texts_of
 
@@ -84,7 +85,7 @@ def _plain_names(pair: tuple[int, int]) -> str:
 def table_rows(
     table: PairTable, name: Callable[[tuple[int, int]], str], step: int, next_known: bool
 ) -> list[dict[str, Any]]:
-    """The table as rows for st.dataframe: ranks from 1, the winner and ties marked."""
+    """The table as rows for `pair_table_html`: ranks from 1, the winner and ties marked."""
     return [
         {
             "Rank": rank,
@@ -153,21 +154,7 @@ def show_table(run: Run, history: MergeHistory, step: int) -> None:
     st.markdown(table_heading(table, step, len(table.rows)))
     names = lambda pair: anim.pair_text(run.tokenizer, pair)  # noqa: E731
     rows = table_rows(table, names, step, step < len(history.steps))
-    st.dataframe(
-        rows,
-        hide_index=True,
-        width="stretch",
-        height=min(400, 38 + 35 * len(rows)),
-        column_config={
-            "Rank": st.column_config.NumberColumn(width=45),
-            "Pair": st.column_config.TextColumn(width="small"),
-            "Count": st.column_config.NumberColumn(format="localized", width=65),
-            "First at token": st.column_config.NumberColumn(
-                "First at", format="localized", width=70, help="Where the pair first occurs"
-            ),
-            "Next": st.column_config.TextColumn(width="medium"),
-        },
-    )
+    st.html(RawHtml(pair_table_html(rows, table_heading(table, step, len(rows)).replace("**", ""))))
     st.caption(" ".join(filter(None, [describe_tie(table), stop_note(history, step)])))
     problem = agreement_problem(table, history, step)
     if problem:

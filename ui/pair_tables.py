@@ -15,22 +15,12 @@ adds about 0.9 MB and a copy of the counts (it shares every chunk the merge left
 alone), so STEPS_KEPT of them bound the LRU at about 80 MB for corpora of that size; each
 of RUNS_KEPT runs keeps its counts and last states (3.3 MB there); tables are a few KB.
 The LRU is bounded in entries, so a far larger corpus takes proportionally more.
-
-    >>> cache = StepCache(2)
-    >>> cache.put(("run", 1), "one"); cache.put(("run", 2), "two"); cache.put(("run", 3), "3")
-    >>> cache.get(("run", 1)), cache.get(("run", 3))
-    (None, '3')
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import streamlit as st
 
 from explorer import MergeHistory
 from explorer.corpus import count_chunks, parse_word_counts, word_chunk_counts
@@ -41,12 +31,14 @@ from explorer.pair_table import (
     CountedStep,
     PairTable,
     advance_counted,
+    chunks_touched,
     counted,
     sequences_after,
     table_of_counted,
 )
 from explorer.pretokenize import as_unicode
 from ui.holdout_split import training_part
+from ui.lru import SharedLru
 from ui.run_spec import RunKind, RunSpec
 
 # subtle: shared by every session, so a room of thirty on runs of their own needs room
@@ -61,40 +53,9 @@ RUNS_KEPT = 64  # runs whose counted corpus is kept: as many as ui.run_cache tra
 MAX_WALK = 2  # a step at most this far after a kept one is reached by advancing
 
 
-class StepCache:
-    """A thread-safe LRU of immutable values keyed on plain values (no Streamlit), bounded
-    in entries and, when values are given a weight, in total weight."""
-
-    def __init__(self, max_entries: int, max_weight: int | None = None) -> None:
-        self.max_entries = max_entries
-        self.max_weight = max_weight
-        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
-        self._weight = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> Any | None:
-        with self._lock:
-            if key not in self._entries:
-                return None
-            self._entries.move_to_end(key)
-            return self._entries[key][0]
-
-    def put(self, key: Hashable, value: Any, weight: int = 0) -> None:
-        with self._lock:
-            if key in self._entries:
-                self._weight -= self._entries[key][1]
-            self._entries[key] = (value, weight)
-            self._entries.move_to_end(key)
-            self._weight += weight
-            while len(self._entries) > 1 and (
-                len(self._entries) > self.max_entries
-                or (self.max_weight is not None and self._weight > self.max_weight)
-            ):
-                self._weight -= self._entries.popitem(last=False)[1][1]
-
-
-_steps = StepCache(STEPS_KEPT, STEPS_WEIGHT)
-_tables = StepCache(TABLES_KEPT)
+_steps = SharedLru(STEPS_KEPT, STEPS_WEIGHT)
+_tables = SharedLru(TABLES_KEPT)
+_corpora = SharedLru(RUNS_KEPT)
 
 
 def tie_rule_of(history: MergeHistory) -> str:
@@ -109,25 +70,30 @@ def has_corpus(spec: RunSpec) -> bool:
 
 @dataclass(frozen=True)
 class Corpus:
-    """A run's corpus for pair tables: its chunk counts, and its chunks at the last step."""
+    """A run's corpus for pair tables: its chunk counts, its chunks at the last step, the
+    run's merges (kept: `MergeHistory.merges` builds its list on every call), and which
+    chunks each merge changes (`chunks_touched`: a step forward looks at those alone)."""
 
     counts: Mapping[bytes, int]
     last: ChunkSequences
+    merges: tuple[tuple[int, int], ...]
+    touched: tuple[tuple[int, ...], ...]
 
 
-@st.cache_resource(max_entries=RUNS_KEPT, ttl="6h", show_spinner=False)
 def corpus_cached(
-    run_key: str, _spec: RunSpec, _texts: tuple[str, ...], _history: MergeHistory
+    run_key: str, spec: RunSpec, texts: tuple[str, ...], history: MergeHistory
 ) -> Corpus:
     """corpus_of, once per run (read only: shared by every session, and by the lesson file)."""
-    return corpus_of(_spec, _texts, _history)
+    return _corpora.get_or_make(run_key, lambda: corpus_of(spec, texts, history), lambda _: 0)
 
 
 def corpus_of(spec: RunSpec, texts: tuple[str, ...], history: MergeHistory) -> Corpus:
     """The run's chunks counted as ui.runs.train_spec trained on them (without a held-out
     share), and brought to the last step of its history."""
     counts = chunk_counts_of(spec, training_part(spec, texts))
-    return Corpus(counts, as_tuples(sequences_after(counts, history.merges)))
+    merges = tuple(history.merges)
+    last = as_tuples(sequences_after(counts, merges))
+    return Corpus(counts, last, merges, chunks_touched(last, merges))
 
 
 def as_tuples(sequences: ChunkSequences) -> ChunkSequences:
@@ -155,9 +121,7 @@ def chunk_counts_of(spec: RunSpec, texts: Sequence[str]) -> dict[bytes, int]:
     return count_chunks([as_unicode(text) for text in texts], spec.pattern, specials)
 
 
-def sequences_at(
-    run_key: str, corpus: Corpus, merges: Sequence[tuple[int, int]], step: int
-) -> CountedStep:
+def sequences_at(run_key: str, corpus: Corpus, step: int) -> CountedStep:
     """Every chunk after `step` merges, with its pairs counted: kept, a merge or two on
     from a kept step (counts moved, not recounted), or split back from the last step."""
     for back in range(MAX_WALK + 1):
@@ -165,9 +129,9 @@ def sequences_at(
         if start is not None:
             break
     else:
-        start = counted(rewind(corpus.last, merges, step))
+        start = counted(rewind(corpus.last, corpus.merges, step))
     while start.step < step:
-        start = advance_counted(start, merges[start.step])
+        start = advance_counted(start, corpus.merges[start.step], corpus.touched[start.step])
     _steps.put((run_key, step), start, state_bytes(start))
     return start
 
@@ -183,7 +147,7 @@ def table_at(run_key: str, corpus: Corpus, history: MergeHistory, step: int, top
     key = (run_key, step, top, rule)
     table = _tables.get(key)
     if table is None:
-        state = sequences_at(run_key, corpus, history.merges, step)
+        state = sequences_at(run_key, corpus, step)
         table = table_of_counted(state, top=top, tie_rule=rule)
         _tables.put(key, table)
     return table

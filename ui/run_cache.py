@@ -26,6 +26,7 @@ from explorer.learner import ProgressCallback
 from explorer.loading import parse_model_with_history
 from explorer.tie_rules import DEFAULT_TIE_RULE
 from ui import run_store
+from ui.lru import SharedLru
 from ui.run_spec import BUNDLED_RUNS, RunKind
 
 
@@ -124,11 +125,21 @@ def stored_results_cached(
         raise LookupError(str(exc)) from None
 
 
-# subtle: a view of a bundled vocabulary holds up to 200,000 merges (~50 MB), so few are kept
-@st.cache_resource(max_entries=16, ttl="6h", show_spinner=False)
-def tokenizer_at(_tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
+# subtle: Animate needs two sizes a step for each run on screen, so a room of thirty on
+# runs of their own needs ~60 (with 16 each step rebuilt both); a view of a bundled
+# vocabulary holds up to 200,000 merges (~50 MB), so they are bounded by merges too
+SIZES_KEPT = 256
+SIZES_MERGES = 600_000  # ~150 MB at ~250 bytes a merge
+_sizes = SharedLru(SIZES_KEPT, SIZES_MERGES)
+
+
+def tokenizer_at(tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
     """The run's tokenizer at a smaller vocab size (the first merges), built once."""
-    return _tokenizer.at_vocab_size(vocab_size)
+    return _sizes.get_or_make(
+        (run_key, vocab_size),
+        lambda: tokenizer.at_vocab_size(vocab_size),
+        lambda smaller: len(smaller.merges),
+    )
 
 
 PRELOAD_VARIABLE = "BPE_EXPLORER_PRELOAD"  # "1": load the bundled vocabularies at start

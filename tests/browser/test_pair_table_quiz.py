@@ -9,7 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page, expect
 
 from scripts.app_server import Server
-from tests.browser.conftest import grid_cells, keyed, main_area, wait_until_idle
+from tests.browser.conftest import keyed, main_area, wait_until_idle
 from tests.browser.test_accessibility import assert_accessible
 
 AAAB = "animate?sample=aaabdaaabac&vocab=259&pattern=none"
@@ -32,8 +32,8 @@ def panel(page: Page) -> Locator:
 
 def table_rows(page: Page) -> list[list[str]]:
     """The pair table's cells, five a row (rank, pair, count, first at, next)."""
-    cells = [cell.strip() for cell in grid_cells(panel(page))]
-    return [cells[i : i + 5] for i in range(0, len(cells), 5)]
+    rows = panel(page).locator("table.pt tbody tr")
+    return [[cell.strip() for cell in row.locator("td").all_inner_texts()] for row in rows.all()]
 
 
 def step_forward(page: Page) -> None:
@@ -89,7 +89,7 @@ def test_the_table_counts_the_pairs_of_each_step(app: Page, streamlit_server: Se
 def test_the_quiz_with_the_mouse(app: Page, streamlit_server: Server) -> None:
     page = open_animate(app, streamlit_server)
     turn_quiz_on(page)
-    expect(panel(page).locator('[data-testid="stDataFrame"]')).to_have_count(0)
+    expect(panel(page).locator("table.pt")).to_have_count(0)
     expect(panel(page)).to_contain_text("Which pair does merge 1 fuse into token 256?")
     expect(page.get_by_role("button", name="Reveal")).to_be_disabled()
     expect(score(page)).to_have_text("Score: No answers yet")

@@ -1,0 +1,80 @@
+"""A small LRU shared by every session's thread, for values a step of a page reuses.
+
+Streamlit's `st.cache_resource` hashes its arguments and inspects the function's
+signature on every call: about 0.3 ms, a tenth of an Animate step's server time when a
+step made three such calls (py-spy, `bench/step_cpu.py --paste --profile`). The step's
+caches are these instead, keyed on plain values the caller builds.
+
+    >>> cache = SharedLru(2)
+    >>> cache.put(("run", 1), "one"); cache.put(("run", 2), "two"); cache.put(("run", 3), "3")
+    >>> cache.get(("run", 1)), cache.get(("run", 3))
+    (None, '3')
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+Value = TypeVar("Value")
+
+
+class SharedLru:
+    """A thread-safe LRU of immutable values keyed on plain values (no Streamlit), bounded
+    in entries and, when values are given a weight, in total weight."""
+
+    def __init__(self, max_entries: int, max_weight: int | None = None) -> None:
+        self.max_entries = max_entries
+        self.max_weight = max_weight
+        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._weight = 0
+        self._lock = threading.Lock()
+        self._making: dict[Hashable, threading.Lock] = {}  # a lock per key being made
+
+    def get(self, key: Hashable) -> Any | None:
+        with self._lock:
+            if key not in self._entries:
+                return None
+            self._entries.move_to_end(key)
+            return self._entries[key][0]
+
+    def put(self, key: Hashable, value: Any, weight: int = 0) -> None:
+        with self._lock:
+            if key in self._entries:
+                self._weight -= self._entries[key][1]
+            self._entries[key] = (value, weight)
+            self._entries.move_to_end(key)
+            self._weight += weight
+            while len(self._entries) > 1 and (
+                len(self._entries) > self.max_entries
+                or (self.max_weight is not None and self._weight > self.max_weight)
+            ):
+                self._weight -= self._entries.popitem(last=False)[1][1]
+
+    def get_or_make(
+        self, key: Hashable, make: Callable[[], Value], weight: Callable[[Value], int]
+    ) -> Value:
+        """The kept value, or `make()` kept with its weight; sessions asking for the same
+        key at once wait for one `make()`, as `st.cache_resource` has them do.
+
+        >>> cache = SharedLru(4)
+        >>> cache.get_or_make("k", lambda: [1], len), cache.get_or_make("k", lambda: [2], len)
+        ([1], [1])
+        """
+        found = self.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            making = self._making.setdefault(key, threading.Lock())
+        try:
+            with making:
+                found = self.get(key)  # made while this session waited
+                if found is None:
+                    found = make()
+                    self.put(key, found, weight(found))
+        finally:
+            with self._lock:
+                self._making.pop(key, None)
+        return found
