@@ -14,6 +14,7 @@ import html
 import itertools
 import unicodedata
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from explorer.render import (
     CARD_COLOR,
@@ -94,27 +95,58 @@ def tokens_to_html(
     colors = token_colors(tokenizer, ids, color_by=color_by, palette=palette, num_merges=num_merges)
     marked = _positions(highlight, len(ids))
     prefix = f"bpe{next(_RENDERINGS)}-"
-    bodies: dict[int, tuple[str, str]] = {}
-    breaks: dict[int, tuple[bool, bool]] = {}  # a line may break before, after a token
+    # subtle: a passage repeats a few hundred distinct tokens, so each one's HTML around
+    # its position-dependent parts (outline, card id) is built once; an Animate step
+    # draws two passages, and this loop was most of a step's HTML work
+    pieces: dict[int, _Pieces] = {}
     parts = [_style_block(colors), '<div class="bpe">']
     break_next = False
     for index, (token, color) in enumerate(zip(ids, colors)):
-        if token not in bodies:
-            data = tokenizer.token_bytes(token)
-            shown = _shown_text(data, visible_whitespace, byte_symbols)
-            bodies[token] = _token_body(tokenizer, token, shown, show_ids, titles)
-            breaks[token] = _line_breaks(data, token in tokenizer.special_by_id)
-        text, card = bodies[token]
-        break_before, break_after = breaks[token]
-        if index and (break_next or break_before):
+        piece = pieces.get(token)
+        if piece is None:
+            piece = pieces[token] = _pieces(
+                tokenizer, token, color, (show_ids, titles, visible_whitespace, byte_symbols)
+            )
+        if index and (break_next or piece.break_before):
             parts.append("<wbr>")  # a line may break here, and only here (see _STYLE)
-        break_next = break_after
-        special = " s" if token in tokenizer.special_by_id else ""
+        break_next = piece.break_after
         outline = " h" if index in marked else ""
-        classes = f"{_color_class(color)}{special}{outline}"
-        parts.append(_token_span(classes, text, card, f"{prefix}{index}"))
+        if piece.has_card:  # focusable (so Tab and a tap open the card), described by it
+            card_id = f"{prefix}{index}"
+            parts.append(
+                f'{piece.head}{outline}" tabindex="0" aria-describedby="{card_id}">'
+                f'<span class="d" role="tooltip" id="{card_id}">{piece.rest}'
+            )
+        else:
+            parts.append(f'{piece.head}{outline}">{piece.rest}')
     parts.append("</div>")
     return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pieces:
+    """One token's HTML but for its outline and card id: `head` opens its span (classes
+    unfinished); `rest` is its card's text and end, then its own text and end (or, with
+    no card, the text and end alone)."""
+
+    head: str
+    rest: str
+    has_card: bool
+    break_before: bool
+    break_after: bool
+
+
+def _pieces(tokenizer: Tokenizer, token: int, color: str, options: tuple[bool, ...]) -> _Pieces:
+    show_ids, titles, visible_whitespace, byte_symbols = options
+    data = tokenizer.token_bytes(token)
+    special = token in tokenizer.special_by_id
+    text, card = _token_body(
+        tokenizer, token, _shown_text(data, visible_whitespace, byte_symbols), show_ids, titles
+    )
+    head = f'<span class="{_color_class(color)}{" s" if special else ""}'
+    # the card comes first, so the token's text still ends where its span does
+    rest = f"{card}</span>{text}</span>" if card else f"{text}</span>"
+    return _Pieces(head, rest, bool(card), *_line_breaks(data, special))
 
 
 def _line_breaks(data: bytes, special: bool) -> tuple[bool, bool]:
@@ -143,17 +175,6 @@ def _token_body(
     """A token's shown text with its optional id, and its card's HTML ("" without titles)."""
     sub = f"<sub>{token}</sub>" if show_ids else ""
     return text + sub, _card_html(tokenizer, token) if titles else ""
-
-
-def _token_span(classes: str, text: str, card: str, card_id: str) -> str:
-    """One token; with a card, focusable (so Tab and a tap open it) and described by it."""
-    if not card:
-        return f'<span class="{classes}">{text}</span>'
-    # the card comes first, so the token's text still ends where its span does
-    return (
-        f'<span class="{classes}" tabindex="0" aria-describedby="{card_id}">'
-        f'<span class="d" role="tooltip" id="{card_id}">{card}</span>{text}</span>'
-    )
 
 
 def _text_html(data: bytes, visible_whitespace: bool, keep_layout: bool) -> str:

@@ -222,15 +222,21 @@ def stage(run: Run, history: MergeHistory, passage: str, step: int, last: int) -
         st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
 
 
+_GAP = '<div style="height:1rem"></div>'  # the space Streamlit puts between two elements
+
+
 def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing: bool) -> None:
-    """The merge, the narration, and the passage before and after it."""
+    """The merge, the narration, and the passage before and after it, as one element
+    (each element is a message to the browser: a room of thirty sends thirty a step)."""
     after = tokenizer_at(run.tokenizer, run.key, 256 + step)
     before = tokenizer_at(run.tokenizer, run.key, 255 + step) if step else after
     frame = frame_cached(before, after, run.key, step, passage)
+    told = []
     if step:
-        st.html(anim.merge_card_html(run.tokenizer, history.steps[step - 1]))
-    st.html(anim.paragraph_html(anim.narration(history, step, run.tokenizer)))
+        told.append(anim.merge_card_html(run.tokenizer, history.steps[step - 1]))
+    told.append(anim.paragraph_html(anim.narration(history, step, run.tokenizer)))
     if not passage:
+        st.html(RawHtml(_GAP.join(told)))
         st.info("The passage is empty: type a text in the Passage box above.")
         return
     # hover titles are most of the HTML; nobody hovers over a moving passage
@@ -238,7 +244,7 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
     if step == 0:
         tokens = passage_html(after, frame.after.ids, (), **show)
         pane = anim.pane_html("The passage as bytes", len(frame.after.ids), tokens)
-        st.html(RawHtml(anim.stage_html([pane])))
+        st.html(RawHtml(_GAP.join([*told, anim.stage_html([pane])])))
         return
     panes = [
         anim.pane_html(
@@ -252,7 +258,7 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
             passage_html(after, frame.after.ids, frame.fused_positions, **show),
         ),
     ]
-    st.html(RawHtml(anim.stage_html(panes, anim.passage_caption(frame))))
+    st.html(RawHtml(_GAP.join([*told, anim.stage_html(panes, anim.passage_caption(frame))])))
 
 
 def passage_html(

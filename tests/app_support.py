@@ -90,3 +90,23 @@ def pair_tables(app: AppTest) -> list[list[dict[str, object]]]:
             )
         tables.append(rows)
     return tables
+
+
+def narration(app: AppTest) -> str:
+    """Animate's narration paragraph (there is one), as a user reads it."""
+    found = [
+        html.unescape(text)
+        for element in app.html
+        for text in re.findall(r'<p class="am-narration"[^>]*>(.*?)</p>', str(element.value))
+    ]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def pair_table_lines(app: AppTest) -> list[str]:
+    """The pair table's heading and notes (ui.pair_table_html), as a user reads them."""
+    return [
+        html.unescape(re.sub(r"<[^>]+>", "", text))
+        for element in app.html
+        for text in re.findall(r'<p class="pt-(?:head|note)">(.*?)</p>', str(element.value))
+    ]

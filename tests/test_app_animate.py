@@ -9,19 +9,12 @@ from streamlit.testing.v1 import AppTest
 
 from explorer import train
 from explorer.formats import model_text
-from tests.app_support import labels, open_app, stage_captions, texts_of, token_views
+from tests.app_support import labels, narration, open_app, stage_captions, texts_of, token_views
 from ui import state as keys
 from ui.present import presenter_passage
 from ui.run_spec import RunSpec, text_key
 
 CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
-
-
-def narration(app: AppTest) -> str:
-    """The narration paragraph as a user reads it."""
-    paragraphs = [h.value for h in app.html if h.value.startswith("<p")]
-    assert len(paragraphs) == 1, paragraphs
-    return html.unescape(paragraphs[0].split(">", 1)[1].rsplit("<", 1)[0])
 
 
 def spelled(view: str) -> str:

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from explorer import parse_history_json, parse_model
 from explorer.cli import main as cli
-from tests.app_support import open_app, texts_of
+from tests.app_support import narration, open_app, texts_of
 from ui import state as keys
 from ui.run_spec import RunKind
 from ui.runs import MAX_RUNS
@@ -71,10 +71,6 @@ def runs(app: AppTest) -> dict[str, str]:
 
 def load_errors(app: AppTest) -> list[str]:
     return [e.removeprefix(ERROR_PREFIX) for e in texts_of(app.error) if e.startswith(ERROR_PREFIX)]
-
-
-def narration(app: AppTest) -> str:
-    return next(h.value for h in app.html if h.value.startswith("<p"))
 
 
 # --- a model with its history: every page ---------------------------------------------------

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import MergeHistory, Tokenizer, train
 from explorer.formats import model_text
 from explorer.history_file import history_json
-from tests.app_support import open_app, pair_tables, texts_of
+from tests.app_support import open_app, pair_table_lines, pair_tables, texts_of
 from tests.naive import get_stats, merge
 from ui import state as keys
 from ui.animation import pair_text
@@ -29,7 +29,7 @@ def table(app: AppTest) -> list[dict[str, object]]:
 
 
 def headings(app: AppTest) -> list[str]:
-    return [text.replace("**", "") for text in texts_of(app.markdown)]
+    return pair_table_lines(app)
 
 
 def current_run(app: AppTest) -> tuple[Tokenizer, MergeHistory]:
@@ -80,7 +80,7 @@ def test_a_tie_is_marked_and_explained() -> None:
         ("('b', 'd')", 1, ""),
     ]
     assert [r["First at token"] for r in rows[:2]] == [1, 2]  # aa a b d aa a b a c
-    told = " ".join(texts_of(app.caption))
+    told = " ".join(pair_table_lines(app))
     assert "The top count, 2, is shared with 1 other pair" in told
     assert "the pair whose first occurrence comes first in the text" in told
 
@@ -88,7 +88,7 @@ def test_a_tie_is_marked_and_explained() -> None:
 def test_after_the_last_merge_the_table_says_training_stopped() -> None:
     app = open_app("animate", {**CLASSIC, "animate_step": "3"})
     assert table(app)[0]["Next"] == "would be next"
-    assert "Training stopped here because" in " ".join(texts_of(app.caption))
+    assert "Training stopped here because" in " ".join(pair_table_lines(app))
 
 
 def test_a_gpt4_run_agrees_with_its_merge_log() -> None:
@@ -154,4 +154,4 @@ def test_a_run_with_the_lowest_ids_rule_breaks_its_ties_that_way() -> None:
         ("('a', 'b')", 2, "next → id 257"),  # the textbook's second merge
         ("('aa', 'a')", 2, "tied"),
     ]
-    assert "the tie goes to the pair with the lowest ids" in " ".join(texts_of(app.caption))
+    assert "the tie goes to the pair with the lowest ids" in " ".join(pair_table_lines(app))

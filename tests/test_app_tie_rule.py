@@ -4,11 +4,10 @@ and the Animate narration of a tied step."""
 from __future__ import annotations
 
 import hashlib
-import html
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app_support import open_app, texts_of
+from tests.app_support import narration, open_app, texts_of
 from ui import state as keys
 from ui.run_spec import RunSpec
 from ui.tie_rule_form import TEXTBOOK_EXAMPLE
@@ -24,12 +23,6 @@ def shown_run(app: AppTest) -> str:
 
 def log_tokens(app: AppTest) -> list[str]:
     return list(app.dataframe[-1].value["token"])
-
-
-def narration(app: AppTest) -> str:
-    paragraphs = [h.value for h in app.html if h.value.startswith("<p")]
-    assert len(paragraphs) == 1, paragraphs
-    return html.unescape(paragraphs[0].split(">", 1)[1].rsplit("<", 1)[0])
 
 
 def test_the_selectbox_offers_both_rules_with_help() -> None:

@@ -104,12 +104,13 @@ def _mark(row: PairRow, step: int, next_known: bool) -> str:
     return "tied" if row.tied else ""
 
 
-def table_heading(table: PairTable, step: int, shown: int) -> str:
-    """What the table shows, in a line: `Pairs after step 2 · all 5 pairs`."""
+def table_heading(table: PairTable, step: int, shown: int) -> tuple[str, str]:
+    """What the table shows, in a line's two parts: `Pairs after step 2` (in bold), `all
+    5 pairs`."""
     where = f"Pairs after step {step:,}" if step else "Pairs before the first merge"
     if shown >= table.distinct_pairs:
-        return f"**{where}** · all {plural(table.distinct_pairs, 'pair')}"
-    return f"**{where}** · the {shown:,} most frequent of {table.distinct_pairs:,} pairs"
+        return where, f"all {plural(table.distinct_pairs, 'pair')}"
+    return where, f"the {shown:,} most frequent of {table.distinct_pairs:,} pairs"
 
 
 def agreement_problem(table: PairTable, history: MergeHistory, step: int) -> str:
@@ -151,11 +152,11 @@ def show_table(run: Run, history: MergeHistory, step: int) -> None:
     if table.winner is None:
         st.info("No pair of neighbouring tokens is left: every chunk is one token.")
         return
-    st.markdown(table_heading(table, step, len(table.rows)))
     names = lambda pair: anim.pair_text(run.tokenizer, pair)  # noqa: E731
     rows = table_rows(table, names, step, step < len(history.steps))
-    st.html(RawHtml(pair_table_html(rows, table_heading(table, step, len(rows)).replace("**", ""))))
-    st.caption(" ".join(filter(None, [describe_tie(table), stop_note(history, step)])))
+    tie = " ".join(filter(None, [describe_tie(table), stop_note(history, step)]))
+    heading = table_heading(table, step, len(rows))
+    st.html(RawHtml(pair_table_html(rows, heading, [tie, COUNTING_NOTE])))
     problem = agreement_problem(table, history, step)
     if problem:
         st.warning(problem)
@@ -168,4 +169,3 @@ def show_table(run: Run, history: MergeHistory, step: int) -> None:
         persist_state="session",
         help="How many pairs the table lists; pairs tied with the winner are always shown.",
     )
-    st.caption(COUNTING_NOTE)

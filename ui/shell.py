@@ -28,6 +28,7 @@ from explorer.tie_rules import DEFAULT_TIE_RULE
 from ui import links
 from ui import state as keys
 from ui.formatting import markdown_text, plural
+from ui.gc_tuning import freeze_after_first_run
 from ui.opening import init_session, retrain_from_link
 from ui.present import inject_style, presenter_toggle
 from ui.run_cache import preload_bundled
@@ -82,6 +83,7 @@ def run_app() -> None:
         page.run()
     finally:
         _this_run.inside_app = False
+    freeze_after_first_run(page.url_path)  # once per page: later full collections are short
 
 
 def run_page(main: Callable[[], None]) -> None:
