@@ -39,6 +39,7 @@ from explorer.tokenizer import Tokenizer
 # subtle: a token span must not isolate its direction (unicode-bidi:isolate). Isolated
 # tokens sit in the paragraph's order, left to right, and an Arabic word of three tokens
 # would read backwards; only hex labels (<bdi dir="ltr">) and ids (sub) are isolated.
+OUTLINE = "outline:2px solid #000;outline-offset:0"  # a highlighted token (also ui.animation)
 _STYLE = (
     f".bpe{{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;color:{TEXT_COLOR};"
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
@@ -46,7 +47,7 @@ _STYLE = (
     "box-shadow:inset 0 0 0 1px rgba(0,0,0,.2);"
     "-webkit-box-decoration-break:clone;box-decoration-break:clone}"
     f".bpe .s{{color:{SPECIAL_TEXT_COLOR};font-weight:600}}"
-    ".bpe .h{outline:2px solid #000;outline-offset:0}"
+    f".bpe .h{{{OUTLINE}}}"
     ".bpe>span:focus-visible{outline:3px solid #0B57D0;outline-offset:1px}"
     ".bpe sub{font-size:.7em;margin-left:1px;direction:ltr;unicode-bidi:isolate;"
     "-webkit-user-select:none;user-select:none}"

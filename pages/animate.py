@@ -67,6 +67,7 @@ def frame_cached(
     return anim.frame_of(start, end, 255 + step if step else None)
 
 
+_passages = SharedLru(max_entries=256, max_weight=64_000_000)  # ~170 KB a default passage
 _charts = SharedLru(max_entries=64)  # one per run on screen in any session
 
 
@@ -242,35 +243,45 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
     # hover titles are most of the HTML; nobody hovers over a moving passage
     show = {"show_ids": bool(st.session_state.get(keys.ANIMATE_IDS)), "titles": not playing}
     if step == 0:
-        tokens = passage_html(after, frame.after.ids, (), **show)
+        tokens = passage_html(after, run.key, passage, frame.after.ids, **show)
         pane = anim.pane_html("The passage as bytes", len(frame.after.ids), tokens)
         st.html(RawHtml(_GAP.join([*told, anim.stage_html([pane])])))
         return
+    # the outlines are a stylesheet beside each passage, so a passage's HTML is the same at
+    # every step that shows it: step k's "before" is step k - 1's "after", from the cache
     panes = [
         anim.pane_html(
             f"Before step {step:,}",
             len(frame.before.ids),
-            passage_html(before, frame.before.ids, frame.pair_positions, **show),
+            passage_html(before, run.key, passage, frame.before.ids, **show),
+            frame.pair_positions,
         ),
         anim.pane_html(
             f"After step {step:,}",
             len(frame.after.ids),
-            passage_html(after, frame.after.ids, frame.fused_positions, **show),
+            passage_html(after, run.key, passage, frame.after.ids, **show),
+            frame.fused_positions,
         ),
     ]
     st.html(RawHtml(_GAP.join([*told, anim.stage_html(panes, anim.passage_caption(frame))])))
 
 
 def passage_html(
-    tokenizer: Tokenizer, ids: list[int], marked: tuple[int, ...], *, show_ids: bool, titles: bool
+    tokenizer: Tokenizer,
+    run_key: str,
+    passage: str,
+    ids: list[int],
+    *,
+    show_ids: bool,
+    titles: bool,
 ) -> str:
-    return tokens_to_html(
-        tokenizer,
-        ids,
-        visible_whitespace=True,
-        highlight=set(marked),
-        show_ids=show_ids,
-        titles=titles,
+    """The passage's tokens at the tokenizer's size, built once and shared (read only)."""
+    return _passages.get_or_make(
+        (run_key, tokenizer.vocab_size, passage, show_ids, titles),
+        lambda: tokens_to_html(
+            tokenizer, ids, visible_whitespace=True, show_ids=show_ids, titles=titles
+        ),
+        len,  # bytes, near enough: the HTML is mostly ASCII
     )
 
 
@@ -282,9 +293,10 @@ def charts(run: Run, history: MergeHistory, step: int) -> None:
     """
     count_spec, length_spec = charts_cached(history, run.tokenizer, run.key)
     row = anim_charts.step_row(history, step, run.tokenizer)
-    counts, lengths = st.columns(2, gap="medium")
-    counts.vega_lite_chart(anim_charts.marked(count_spec, row, "count"), width="stretch")
-    lengths.vega_lite_chart(anim_charts.marked(length_spec, row, "tokens"), width="stretch")
+    # one horizontal container, not columns (three blocks): side by side, wrapping on a phone
+    both = st.container(horizontal=True, gap="medium")
+    both.vega_lite_chart(anim_charts.marked(count_spec, row, "count"), width="stretch")
+    both.vega_lite_chart(anim_charts.marked(length_spec, row, "tokens"), width="stretch")
 
 
 # --- without a history -------------------------------------------------------------

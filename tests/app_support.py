@@ -44,7 +44,7 @@ def token_views(app: AppTest) -> list[str]:
     for element in app.html:
         value = str(element.value)
         if 'class="bpe"' in value:
-            panes = value.split('<div class="am-pane">')[1:] or [value]
+            panes = re.split(r'<div class="am-pane[^"]*">', value)[1:] or [value]
             views.extend(pane for pane in panes if 'class="bpe"' in pane)
     return views
 

@@ -60,8 +60,9 @@ def test_the_last_step_shows_the_final_tokens() -> None:
 def test_the_merged_pair_is_outlined_before_and_fused_after() -> None:
     app = open_app("animate", {**CLASSIC, "animate_step": "1"})
     before, after = token_views(app)
-    assert before.count(' h"') == 4  # a a, twice: the left and right of each occurrence
-    assert after.count(' h"') == 2
+    outlined = r"\.bpe>span:nth-of-type\((\d+)\)"  # a stylesheet beside each passage
+    assert re.findall(outlined, before) == ["1", "2", "6", "7"]  # a a, twice: left and right
+    assert re.findall(outlined, after) == ["1", "5"]  # aa, twice
     assert "fuses 2 times in this passage" in " ".join(stage_captions(app))
 
 

@@ -13,6 +13,8 @@ Step k is the tokenizer of the first k merges (vocab size 256 + k); step 0 is ra
 from __future__ import annotations
 
 import html
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from explorer import Encoding, MergeHistory, Tokenizer, render_token
@@ -21,6 +23,7 @@ from explorer.history import MergeStep, StopReason
 from explorer.pair_queue import MAX_TIES_RECORDED
 from explorer.render import token_color
 from explorer.tie_rules import DEFAULT_TIE_RULE, TieRule
+from explorer.token_html import OUTLINE
 from ui.formatting import excerpt
 
 PASSAGE_CHARS = 600  # the default passage: about this much of the corpus
@@ -260,16 +263,29 @@ _CARD_STYLE = (
 )
 
 
-def pane_html(label: str, tokens: int, passage: str) -> str:
-    """A passage under its label: "<b>After step 3</b> · 5 tokens"; `passage` is safe HTML.
+def pane_html(label: str, tokens: int, passage: str, outlined: Sequence[int] = ()) -> str:
+    """A passage under its label: "<b>After step 3</b> · 5 tokens"; `passage` is safe HTML
+    (explorer.tokens_to_html's), its tokens at `outlined` positions outlined.
 
-    >>> pane_html("After step 3", 5, "<div class='bpe'></div>")[:61]
-    '<div class="am-pane"><p class="am-label"><strong>After step 3'
+    The outlines are a stylesheet of the pane's own, not classes in the passage's HTML,
+    so one passage's HTML serves every step (the same tokens, outlined differently).
+
+    >>> pane = pane_html("After step 3", 5, "<div class='bpe'></div>", [1])
+    >>> pane.split("<style>")[1].split("{")[0].split(" ", 1)[1]
+    '.bpe>span:nth-of-type(2)'
+    >>> pane.split("</style>")[1][:49]
+    '<p class="am-label"><strong>After step 3</strong>'
     """
+    pane = f"am-p{next(_PANES)}"
+    rules = ",".join(f".{pane} .bpe>span:nth-of-type({index + 1})" for index in outlined)
+    style = f"<style>{rules}{{{OUTLINE}}}</style>" if rules else ""
     return (
-        f'<div class="am-pane"><p class="am-label"><strong>{html.escape(label)}</strong>'
-        f" · {tokens:,} tokens</p>{passage}</div>"
+        f'<div class="am-pane {pane}">{style}<p class="am-label"><strong>{html.escape(label)}'
+        f"</strong> · {tokens:,} tokens</p>{passage}</div>"
     )
+
+
+_PANES = itertools.count()  # a class per pane drawn, so two panes' outlines never mix
 
 
 def stage_html(panes: list[str], caption: str = "") -> str:
