@@ -291,8 +291,10 @@ def run_encode(args: argparse.Namespace) -> None:
     tokenizer = load_tokenizer(args.model)
     text = decode_utf8(*_read_input(args.file))
     allowed = _allowed_specials(tokenizer, args.allowed_special)
+    from explorer.parallel_encode import ids_text  # here: multiprocessing is for encode alone
+
     try:
-        ids = tokenizer.encode(text, allowed_special=allowed)
+        line = ids_text(tokenizer, text, allowed)
     except SpecialTokenError as exc:
         if exc.token is None:
             raise
@@ -300,7 +302,7 @@ def run_encode(args: argparse.Namespace) -> None:
             f"the text contains the special token {exc.token!r}; pass --allowed-special "
             f"{shlex.quote(exc.token)} (or --allowed-special all) to encode it as its id"
         ) from None
-    sys.stdout.write(" ".join(map(str, ids)) + "\n")
+    sys.stdout.write(line + "\n")
 
 
 def _allowed_specials(tokenizer: Tokenizer, names: list[str]) -> SpecialSet:

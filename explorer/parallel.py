@@ -152,7 +152,7 @@ def find_safe_cut(path: Path, near: int, special_tokens: list[str]) -> tuple[int
     for found in SAFE_CUT.finditer(window):
         cut = found.start()
         offset = begin + skip + len(window[:cut].encode("utf-8", "surrogatepass"))
-        if cut == 0 or offset < near or _inside_special(window, cut, special_tokens):
+        if cut == 0 or offset < near or inside_special(window, cut, special_tokens):
             continue
         # subtle: a special token that starts at the cut ends the text before it, as in
         # memory; its first character is no look-ahead (gpt2's \s+(?!\S) would see it)
@@ -170,7 +170,7 @@ def _starts_special(text: str, cut: int, special_tokens: list[str]) -> bool:
     return any(rest.startswith(s) or s.startswith(rest) for s in special_tokens if rest)
 
 
-def _inside_special(text: str, cut: int, special_tokens: list[str]) -> bool:
+def inside_special(text: str, cut: int, special_tokens: list[str]) -> bool:
     """Whether a special token in `text` starts before `cut` and ends after it."""
     for special in special_tokens:
         low = max(0, cut - len(special) + 1)

@@ -212,6 +212,18 @@ class Tokenizer:
         """
         return self._encode_ids(text, allowed_special, disallowed_special)
 
+    def check_specials(
+        self,
+        text: str,
+        allowed_special: SpecialSet = "none",
+        disallowed_special: SpecialSet = "all",
+    ) -> None:
+        """Raise the SpecialTokenError `encode` would raise for these arguments, else None.
+
+        >>> Tokenizer(special_tokens=["<|x|>"]).check_specials("a<|x|>", allowed_special="all")
+        """
+        self._allowed(allowed_special, disallowed_special, text)
+
     def prepare_encoding(self) -> None:
         """Build encoding's lookup tables now (else the first encode does): ~0.03 s for GPT-2."""
         self._chunks.prepare()
