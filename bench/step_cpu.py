@@ -83,7 +83,10 @@ def start_profile(server: Server, profile: Path | None) -> subprocess.Popen[byte
         return None
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     command = [spy, "record", "-p", str(server.process.pid), "-f", "raw", "-o", str(profile)]
-    process = subprocess.Popen([*command, "--rate", "500", *os.environ.get("STEP_CPU_SPY", "--gil").split()], stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [*command, "--rate", "500", *os.environ.get("STEP_CPU_SPY", "--gil").split()],
+        stdout=subprocess.DEVNULL,
+    )
     time.sleep(1)  # py-spy attaches
     return process
 
