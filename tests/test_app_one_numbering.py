@@ -5,10 +5,9 @@ A walk through the pages for one token of the worked example, as a teacher would
 
 from __future__ import annotations
 
-import html
 import re
 
-from tests.app_support import open_app, texts_of
+from tests.app_support import narration, open_app, texts_of
 
 AAAB = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 TOKEN, MERGE = 258, 3  # 'aaab', the third merge
@@ -16,7 +15,7 @@ TOKEN, MERGE = 258, 3  # 'aaab', the third merge
 
 def test_one_token_has_the_same_merge_number_on_every_page() -> None:
     app = open_app("animate", {**AAAB, "animate_step": str(MERGE)})
-    said = next(html.unescape(h.value) for h in app.html if h.value.startswith("<p"))
+    said = narration(app)
     assert re.search(rf"Step {MERGE}: .* becomes token {TOKEN} 'aaab'", said), said
 
     app.switch_page("pages/vocabulary.py").run()
