@@ -281,15 +281,15 @@ def time_training(page: Page, server: Server, corpus: Path) -> TrainTiming:
     """Fill the form, click Train, time it, then follow the sidebar to Tokens and time that."""
     fill_train_form(page, corpus)
     name = run_name(corpus)
-    heading = Milestone("result", "h3", f"Tokenizer: {name}")
+    heading = Milestone("result", "h2", f"Tokenizer: {name}")
     cpu_before = server.cpu_seconds()
     marks = click_and_time(
         page,
         keyed(page, "train_go").get_by_role("button"),
         [
             heading,
-            Milestone("tokens", "h3", heading.text, spans=True),
-            Milestone("settled", "h3", heading.text, spans=True, settled=True),
+            Milestone("tokens", "h2", heading.text, spans=True),
+            Milestone("settled", "h2", heading.text, spans=True, settled=True),
         ],
     )
     wait_until_idle(page)

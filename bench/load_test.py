@@ -72,6 +72,7 @@ from scripts.app_server import (  # noqa: E402
     Server,
     running_server,
 )
+from ui.run_spec import run_name  # noqa: E402
 
 SOURCE_TEXT = ROOT / "sample_texts" / "shakespeare.txt"
 TEXT_CHARS = 20_000  # each session's text, plus 97 characters per session index
@@ -276,9 +277,9 @@ async def student(
         gate.arrive()
         arrived = True
         await gate.wait()
-        # the run's name starts so (ui.runs.run_name); the default run's is "Shakespeare ·"
-        heading = Milestone("result", "h3", f"Tokenizer: Pasted text · {PATTERN} ·")
-        settled = Milestone("settled", "h3", heading.text, settled=True)
+        # the run's name ends so (ui.run_spec.run_name: the text's first words, quoted)
+        heading = Milestone("result", "h2", run_name("”", PATTERN, vocab))
+        settled = Milestone("settled", "h2", heading.text, settled=True)
         button = page.locator(".st-key-train_go").get_by_role("button")
         marks = await click_and_time(page, button, [heading, settled])
         me.train_s, me.train_settled_s = marks["result"], marks["settled"]

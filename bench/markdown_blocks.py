@@ -45,7 +45,8 @@ def replace_block(document: str, name: str, body: str) -> str:
 # The blocks of BENCHMARKS.md that bench/benchmark.py keeps when it rewrites the file.
 ROOM_OF_THIRTY = "a-room-of-thirty"  # bench/load_test.py
 NO_CUT_TEXT = "text-without-letters"  # bench/no_cut_text.py, by hand
-KEPT_IN_BENCHMARKS = (NO_CUT_TEXT, ROOM_OF_THIRTY)
+PERFORMANCE_NOTES = "performance-notes"  # what unmet targets need, by hand
+KEPT_IN_BENCHMARKS = (PERFORMANCE_NOTES, NO_CUT_TEXT, ROOM_OF_THIRTY)
 
 
 def commit() -> str:
