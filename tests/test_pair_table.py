@@ -13,6 +13,7 @@ from explorer.pair_table import (
     PairTableError,
     advance,
     advance_counted,
+    chunks_touched,
     counted,
     describe_tie,
     pair_table,
@@ -119,3 +120,36 @@ def test_counts_moved_by_a_merge_are_a_recount(text: str, pattern: str) -> None:
         state = advance_counted(state, pair)
         assert dict(state.counts) == dict(counted(sequences_after(counts, merges[:step])).counts)
         assert table_of_counted(state, top=5) == pair_table(counts, merges, step, top=5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    text=st.text(alphabet="aab c\néé", max_size=80),
+    pattern=st.sampled_from(["none", "gpt4"]),
+    rule=st.sampled_from(["first-occurrence", LOWEST_IDS]),
+)
+def test_the_chunks_a_merge_touches_are_the_ones_it_changes(
+    text: str, pattern: str, rule: str
+) -> None:
+    """chunks_touched, from the last step alone, names exactly the chunks each merge
+    changes; advancing through those alone is advancing through every chunk."""
+    merges = train(text, 256 + 12, pattern=pattern, tie_rule=rule).history.merges
+    counts = count_chunks([text], pattern)
+    touched = chunks_touched(sequences_after(counts, merges), merges)
+    assert len(touched) == len(merges)
+    everywhere = counted(sequences_after(counts, []))
+    only_touched = everywhere
+    for step, pair in enumerate(merges):
+        after = advance_counted(everywhere, pair)
+        changed = [
+            index
+            for index, (old, new) in enumerate(
+                zip(everywhere.sequences.chunks, after.sequences.chunks, strict=True)
+            )
+            if list(old[0]) != list(new[0])
+        ]
+        assert list(touched[step]) == changed
+        only_touched = advance_counted(only_touched, pair, touched[step])
+        assert only_touched.sequences.chunks == after.sequences.chunks
+        assert dict(only_touched.counts) == dict(after.counts)
+        everywhere = after

@@ -37,7 +37,7 @@ NO_CORPUS = (
 )
 COUNTING_NOTE = (
     "Counts overlap, as minbpe's get_stats counts them: 'aaa' holds ('a', 'a') twice. "
-    "First at token: where the pair first occurs, chunks in text order."
+    "First at: the token where the pair first occurs, chunks in text order."
 )
 
 
