@@ -182,13 +182,19 @@ def inside_special(text: str, cut: int, special_tokens: list[str]) -> bool:
     return False
 
 
+def can_fork() -> bool:
+    """Whether fork is available and safe: it copies only the calling thread, so only
+    while this process runs no other."""
+    import multiprocessing
+
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
 def _context() -> BaseContext:
     """fork is fast, and safe only while this process runs no other thread."""
     import multiprocessing
 
-    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
+    return multiprocessing.get_context("fork" if can_fork() else "spawn")
 
 
 def _where(part: Part) -> tuple[Path, int, int | None, str]:

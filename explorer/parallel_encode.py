@@ -5,7 +5,7 @@ encoding was 0.99 s and writing the 1.38 M ids as text 0.20 s (tiktoken's whole 
 0.87 s). The text is cut once near its middle; a forked process encodes and writes the
 second half while this one does the first, and sends its text back through a pipe.
 
-The cut is a safe cut (explorer.corpus.SAFE_CUT_PATTERN: no preset pattern's match
+The cut is a safe cut (explorer.parallel.SAFE_CUT: no preset pattern's match
 crosses one) that follows a character that is not whitespace, so neither half looks past
 it: only gpt2's `\\s+(?!\\S)` peeks at the next character, after whitespace. Never inside
 a special token. Other patterns, texts under MIN_PARALLEL_CHARS, or a process that runs
@@ -20,18 +20,13 @@ threads (fork would be unsafe) encode on one core.
 from __future__ import annotations
 
 import multiprocessing
-import threading
 from multiprocessing.connection import Connection
 
-import regex
-
-from explorer.corpus import SAFE_CUT_PATTERN
-from explorer.parallel import can_split, inside_special
+from explorer.parallel import SAFE_CUT, can_fork, can_split, inside_special
 from explorer.tokenizer import SpecialSet, Tokenizer
 
 MIN_PARALLEL_CHARS = 1 << 20  # below ~1 MB a second process costs more than it saves
 CUT_WINDOW_CHARS = 1 << 16  # how far past the middle a safe cut is looked for
-_SAFE_CUT = regex.compile(SAFE_CUT_PATTERN)
 
 
 def ids_text(
@@ -48,7 +43,7 @@ def ids_text(
     process, before any other starts.
     """
     cut = None
-    if workers > 1 and len(text) >= min_chars and _can_fork() and can_split(tokenizer.pattern):
+    if workers > 1 and len(text) >= min_chars and can_fork() and can_split(tokenizer.pattern):
         tokenizer.check_specials(text, allowed_special)
         cut = find_cut(text, len(text) // 2, list(tokenizer.special_tokens))
     if cut is None:
@@ -78,16 +73,11 @@ def find_cut(text: str, near: int, special_tokens: list[str]) -> int | None:
     """
     start = max(1, near)
     window = text[start - 1 : start + CUT_WINDOW_CHARS]
-    for found in _SAFE_CUT.finditer(window, 1):
+    for found in SAFE_CUT.finditer(window, 1):
         cut = start - 1 + found.start()
         if not text[cut - 1].isspace() and not inside_special(text, cut, special_tokens):
             return cut
     return None
-
-
-def _can_fork() -> bool:
-    """fork copies only the calling thread: safe while this process runs no other."""
-    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
 def _joined(tokenizer: Tokenizer, text: str, allowed_special: SpecialSet) -> str:

@@ -74,7 +74,7 @@ def pair_table_html(
 
 
 def _row_html(row: Mapping[str, Any]) -> str:
-    winner = ' class="pt-winner"' if str(row.get("Next", "")).startswith(("next", "would")) else ""
+    winner = ' class="pt-winner"' if row["Rank"] == 1 else ""  # the winner is ranked first
     cells = "".join(_cell_html(row[key], number, key == "Pair") for key, _, number in COLUMNS)
     return f"<tr{winner}>{cells}</tr>"
 
