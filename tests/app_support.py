@@ -8,7 +8,8 @@ import re
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
-from ui.run_spec import first_words, run_name
+from ui import state as keys
+from ui.run_spec import RunSpec, first_words, run_name
 
 APP = ROOT / "streamlit_app.py"
 TIMEOUT = 60  # seconds per run: the first run trains the default sample
@@ -110,3 +111,14 @@ def pair_table_lines(app: AppTest) -> list[str]:
         for element in app.html
         for text in re.findall(r'<p class="pt-(?:head|note)">(.*?)</p>', str(element.value))
     ]
+
+
+def use_run(app: AppTest, spec: RunSpec, texts: tuple[str, ...] = ()) -> None:
+    """Keep a run (and its texts, when given) in the session and make it the sidebar's
+    choice, as the Train page does; then run the page."""
+    app.session_state[keys.RUNS] = {**app.session_state[keys.RUNS], spec.name: spec}
+    if texts:
+        app.session_state[keys.TEXTS] = {**app.session_state[keys.TEXTS], spec.text_key: texts}
+    app.session_state[keys.PENDING_RUN] = spec.name
+    app.run()
+    assert not app.exception, app.exception

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import train
 from explorer.formats import model_text
 from explorer.holdout import split_holdout
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, texts_of, use_run
 from ui import run_store
 from ui.compare_heldout import GAP_LINE, HELD_OUT
 from ui.run_spec import RunKind, RunSpec, text_key
@@ -46,14 +46,6 @@ def train_held_out(app: AppTest, percent: int = 10) -> AppTest:
     app.button(key="train_go").click().run()
     assert not app.exception, app.exception
     return app
-
-
-def add_current_run(app: AppTest, spec: RunSpec, texts: tuple[str, ...]) -> None:
-    app.session_state["runs"] = {**app.session_state["runs"], spec.name: spec}
-    app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: texts}
-    app.session_state["pending_run"] = spec.name
-    app.run()
-    assert not app.exception, app.exception
 
 
 # --- Train: the option ---------------------------------------------------------------------
@@ -257,12 +249,12 @@ def test_runs_without_held_out_text_say_why(kind: str) -> None:
     if kind == "model":
         model = model_text(train(sample_text("shakespeare")[:20_000], 300).tokenizer)
         spec = RunSpec("loaded", "a.model", text_key((model,)), 300, "", kind="model")
-        add_current_run(app, spec, (model,))
+        use_run(app, spec, (model,))
         expected = "no training corpus to hold text out of"
     elif kind == "words":
         table = "hug 10\npug 5\npun 12"
         spec = RunSpec("words", "Word counts", text_key((table,)), 258, "none", kind="word_counts")
-        add_current_run(app, spec, (table,))
+        use_run(app, spec, (table,))
         expected = "word-count list, which has no running text to hold out"
     else:
         expected = "trained on all of its text"

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from explorer import Tokenizer, train
 from explorer.formats import model_text
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, texts_of, use_run
 from ui.compare_languages import HEATMAP_TITLE, TAX_TITLE
 from ui.run_spec import RunSpec, text_key
 from ui.runs import bundled_spec
@@ -35,16 +35,6 @@ def labels(elements) -> list[str]:
 
 def tax_table(app: AppTest) -> pd.DataFrame:
     return next(d.value for d in app.dataframe if "Tokens per English token" in d.value.columns)
-
-
-def use_run(app: AppTest, spec: RunSpec, texts: tuple[str, ...] = ()) -> None:
-    """Keep a run in the session and make it the sidebar's, as the Train page does."""
-    app.session_state["runs"] = {**app.session_state["runs"], spec.name: spec}
-    if texts:
-        app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: texts}
-    app.session_state["pending_run"] = spec.name
-    app.run()
-    assert not app.exception, app.exception
 
 
 def test_the_heatmap_has_every_language_at_every_sampled_size() -> None:

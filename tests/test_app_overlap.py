@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import Tokenizer, load_bundled, train
 from explorer.formats import model_text
 from explorer.vocab_overlap import vocabulary_bytes
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, texts_of, use_run
 from ui.compare_overlap import MISSING_COLUMNS, OVERLAP_TITLE
 from ui.run_spec import RunSpec, text_key
 from ui.runs import bundled_spec
@@ -33,15 +33,6 @@ def shares(app: AppTest) -> dict[str, str]:
 
 def missing_tables(app: AppTest) -> list[pd.DataFrame]:
     return [d.value for d in app.dataframe if list(d.value.columns) == MISSING_COLUMNS]
-
-
-def use_run(app: AppTest, spec: RunSpec, texts: tuple[str, ...] = ()) -> None:
-    app.session_state["runs"] = {**app.session_state["runs"], spec.name: spec}
-    if texts:
-        app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: texts}
-    app.session_state["pending_run"] = spec.name
-    app.run()
-    assert not app.exception, app.exception
 
 
 def test_the_shares_and_the_longest_missing_tokens() -> None:

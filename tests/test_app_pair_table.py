@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import MergeHistory, Tokenizer, train
 from explorer.formats import model_text
 from explorer.history_file import history_json
-from tests.app_support import open_app, pair_table_lines, pair_tables, texts_of
+from tests.app_support import open_app, pair_table_lines, pair_tables, texts_of, use_run
 from tests.naive import get_stats, merge
 from ui import state as keys
 from ui.animation import pair_text
@@ -126,11 +126,7 @@ def test_a_history_without_its_corpus_has_a_message_instead_of_a_table() -> None
         name="classic.model", source="classic.model", text_key=text_key(texts),
         vocab_size=259, pattern="", kind="model_history",
     )  # fmt: skip
-    app.session_state[keys.RUNS] = {**app.session_state[keys.RUNS], spec.name: spec}
-    app.session_state[keys.TEXTS] = {**app.session_state[keys.TEXTS], spec.text_key: texts}
-    app.session_state[keys.PENDING_RUN] = spec.name
-    app.run()
-    assert not app.exception
+    use_run(app, spec, texts)
     assert not pair_tables(app)
     assert any(text.startswith("No pair table:") for text in texts_of(app.caption))
     assert app.slider(key=keys.ANIMATE_STEP).max == 3  # the steps are still there
@@ -139,10 +135,7 @@ def test_a_history_without_its_corpus_has_a_message_instead_of_a_table() -> None
 def test_a_bundled_vocabulary_says_why_it_has_no_table() -> None:
     app = open_app("animate", CLASSIC)
     spec = bundled_spec("gpt2")
-    app.session_state[keys.RUNS] = {**app.session_state[keys.RUNS], spec.name: spec}
-    app.session_state[keys.PENDING_RUN] = spec.name
-    app.run()
-    assert not app.exception
+    use_run(app, spec)
     assert not pair_tables(app)
     assert any(text.startswith("No pair table:") for text in texts_of(app.caption))
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import train
 from explorer.formats import model_text
 from explorer.stats import text_stats
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, texts_of, use_run
 from ui.run_spec import RunSpec, text_key
 from ui.samples import sample_text
 
@@ -31,15 +31,6 @@ def tokens_html(app: AppTest) -> str:
 def shown(page: str, symbol: str) -> bool:
     """Whether a token's text (not only its hover title) starts with the symbol."""
     return f">{symbol}" in page
-
-
-def add_current_run(app: AppTest, spec: RunSpec, texts: tuple[str, ...]) -> None:
-    """Keep another run in the session and make it the sidebar's choice, as Train does."""
-    app.session_state["runs"] = {**app.session_state["runs"], spec.name: spec}
-    app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: texts}
-    app.session_state["pending_run"] = spec.name
-    app.run()
-    assert not app.exception, app.exception
 
 
 def test_opens_on_the_training_text_and_names_the_tokenizer() -> None:
@@ -123,7 +114,7 @@ def test_special_tokens_are_encoded_as_one_token() -> None:
     app = open_app("tokens")
     texts = (sample_text("python"),)
     spec = RunSpec("with eot", "Python", text_key(texts), 300, "gpt4", special_tokens=(EOT,))
-    add_current_run(app, spec, texts)
+    use_run(app, spec, texts)
     assert any(EOT in text for text in texts_of(app.caption))
     app.text_area(key="tokens_text").input(f"def f():{EOT}pass").run()
     assert not app.exception
@@ -136,7 +127,7 @@ def test_a_loaded_model_shows_a_sample() -> None:
     app = open_app("tokens")
     model = model_text(train("aaabdaaabac", 259, pattern="none").tokenizer)
     spec = RunSpec("loaded", "model.model", text_key((model,)), 259, "", kind="model")
-    add_current_run(app, spec, (model,))
+    use_run(app, spec, (model,))
     app.text_area(key="tokens_text").input("aaabdaaabac").run()
     assert count(app, "Tokens") == 5
     assert "This tokenizer's training text" not in app.selectbox(key="tokens_load").options
@@ -166,7 +157,7 @@ def test_another_run_brings_its_own_text_unless_the_user_typed() -> None:
     spec = RunSpec(
         name="cats", source="cats", text_key=text_key(cats), vocab_size=262, pattern="gpt4"
     )
-    add_current_run(app, spec, cats)
+    use_run(app, spec, cats)
     assert app.text_area(key="tokens_text").value == cats[0]  # not Shakespeare's
     app.text_area(key="tokens_text").input("my own words").run()
     app.sidebar.selectbox(key="sidebar_run").set_value("Shakespeare · gpt4 · 2k").run()

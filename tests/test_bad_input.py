@@ -90,7 +90,7 @@ from explorer import FormatError, Tokenizer, tokens_to_html, train
 from explorer.formats import merges_json, model_text
 from explorer.pretokenize import PatternError, compile_pattern
 from explorer.stats import counted_stats
-from tests.app_support import labels, open_app, pasted_name, texts_of, token_views
+from tests.app_support import labels, open_app, pasted_name, texts_of, token_views, use_run
 from ui import animation as anim
 from ui import formatting as fmt
 from ui import progress
@@ -137,15 +137,6 @@ def assert_kept(app: AppTest, before: dict[str, Any]) -> None:
     assert not app.exception, app.exception
     assert session(app) == before
     assert before["typed"] and TYPED in before["typed"].values()
-
-
-def add_current_run(app: AppTest, spec: RunSpec, texts: tuple[str, ...]) -> None:
-    """Keep another run and make it the sidebar's choice, as the Train page does."""
-    app.session_state[keys.RUNS] = {**app.session_state[keys.RUNS], spec.name: spec}
-    app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: texts}
-    app.session_state["pending_run"] = spec.name
-    app.run()
-    assert not app.exception, app.exception
 
 
 def paste(app: AppTest, text: str, vocab_size: int | None = None) -> AppTest:
@@ -281,7 +272,7 @@ def test_4b_a_catastrophic_pattern_on_a_text_to_encode(
     monkeypatch.setattr(explorer.pretokenize, "CUSTOM_TIMEOUT_SECONDS", 0.2)
     app = opened(page)
     texts = ("a cat sat on a mat",)
-    add_current_run(app, RunSpec("slow regex", "cats", text_key(texts), 260, "(a+)+$"), texts)
+    use_run(app, RunSpec("slow regex", "cats", text_key(texts), 260, "(a+)+$"), texts)
     slow = "a" * 3000 + "b"
     app.text_area(key=key).input(slow).run()
     assert not app.exception
@@ -367,7 +358,7 @@ def test_5c_a_failed_load_is_shown_and_the_runs_kept() -> None:
 def test_6a_special_tokens_in_the_tokens_text() -> None:
     texts = (sample_text("python"),)
     app = opened("tokens")
-    add_current_run(
+    use_run(
         app,
         RunSpec("with specials", "Python", text_key(texts), 300, "gpt4", (EOT, "<|pad|>")),
         texts,
@@ -401,7 +392,7 @@ def test_6b_training_text_with_special_tokens() -> None:
 def test_6c_special_tokens_in_the_animate_passage() -> None:
     texts = (f"hello world{EOT}goodbye world{EOT}" * 30,)
     app = opened("animate")
-    add_current_run(app, RunSpec("eot", "eot", text_key(texts), 270, "gpt4", (EOT,)), texts)
+    use_run(app, RunSpec("eot", "eot", text_key(texts), 270, "gpt4", (EOT,)), texts)
     app.text_area(key="animate_passage").input(f"hello{EOT}world").run()
     app.slider(key="animate_step").set_value(1).run()
     assert not app.exception
@@ -594,7 +585,7 @@ def test_10_animate_at_view_size_256_shows_the_bytes() -> None:
 def test_11_a_run_without_merges_says_why() -> None:
     texts = ("ab",)  # one pair, seen once: a pattern of single characters leaves none
     app = opened("animate")
-    add_current_run(app, RunSpec("no merges", "ab", text_key(texts), 300, "."), texts)
+    use_run(app, RunSpec("no merges", "ab", text_key(texts), 300, "."), texts)
     assert any(
         "no pair of adjacent tokens was left to merge" in i and "longer text" in i
         for i in texts_of(app.info)
