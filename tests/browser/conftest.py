@@ -12,6 +12,7 @@ run them (scripts/test.sh installs chromium when it can).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,33 @@ def grid_cells(area: Locator) -> list[str]:
     cells = area.locator('[data-testid="stDataFrame"] [role="gridcell"]')
     expect(cells.first).to_be_attached()
     return cells.all_text_contents()
+
+
+_GRID_ROWS_JS = """table => [...table.querySelectorAll('[role="row"]')]
+    .map(row => [...row.querySelectorAll('[role="gridcell"]')].map(cell => cell.innerText))
+    .filter(cells => cells.length > 0)"""
+
+
+def grid_rows(table: Locator, timeout_s: float = 10.0) -> list[list[str]]:
+    """The cells of each row st.dataframe has drawn, read once the grid has settled.
+
+    The grid redraws its rows after a rerun, so one read can catch a row half drawn: the
+    rows are read in one step in the page, and again until every row has a cell under
+    each header and two reads agree. Only the rows in view are there.
+    """
+    expect(table.locator('[role="gridcell"]').first).to_be_attached()
+    deadline = time.monotonic() + timeout_s
+    last: list[list[str]] | None = None
+    while True:
+        headers = table.locator('[role="columnheader"]').count()
+        rows = table.evaluate(_GRID_ROWS_JS)
+        complete = bool(rows) and all(len(cells) >= headers for cells in rows)
+        if complete and rows == last:
+            return rows
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the grid did not settle: {headers} headers, rows {rows}")
+        last = rows if complete else None
+        time.sleep(0.1)
 
 
 def go_to(page: Page, title: str) -> None:

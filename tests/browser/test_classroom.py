@@ -17,7 +17,7 @@ from scripts.app_server import Server
 from tests.browser.conftest import (
     SAMPLE_TOKENIZER,
     go_to,
-    grid_cells,
+    grid_rows,
     keyed,
     main_area,
     set_text_area,
@@ -66,9 +66,7 @@ def choose_run(page: Page, name: str) -> None:
 def merge_log_rows(page: Page) -> list[list[str]]:
     """The cells of each row of the Train page's merge log (its last table)."""
     table = main_area(page).locator('[data-testid="stDataFrame"]').last
-    grid_cells(table.locator(".."))  # drawn
-    rows = table.locator('[role="row"]:has([role="gridcell"])')
-    return [row.locator('[role="gridcell"]').all_inner_texts() for row in rows.all()]
+    return grid_rows(table)
 
 
 def test_one_token_has_the_same_number_on_every_page(app: Page, streamlit_server: Server) -> None:
@@ -95,12 +93,7 @@ def test_one_token_has_the_same_number_on_every_page(app: Page, streamlit_server
     expect(main.get_by_text(f"was created at step {MERGE} ")).to_contain_text(f"Token {TOKEN}")
     vocab = main.locator('[data-testid="stDataFrame"]').first
     headers = vocab.locator('[role="columnheader"]').all_inner_texts()
-    rows = vocab.locator('[role="row"]:has([role="gridcell"])')
-    expect(rows.first).to_be_attached()
-    by_id = {
-        cells[0]: cells
-        for cells in (r.locator('[role="gridcell"]').all_inner_texts() for r in rows.all())
-    }
+    by_id = {cells[0]: cells for cells in grid_rows(vocab)}
     step_column = [h.strip().lower() for h in headers].index("step")
     assert by_id[str(TOKEN)][step_column] == str(MERGE), (headers, by_id)
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
     go_to,
-    grid_cells,
+    grid_rows,
     keyed,
     main_area,
     sidebar_tokenizer_input,
@@ -24,11 +24,10 @@ NARRATION = re.compile(r"^Step \d+: ")
 def merge_log_tokens(page: Page) -> list[str]:
     """The token column of the Train page's merge log (its last table), in row order."""
     table = main_area(page).locator('[data-testid="stDataFrame"]').last
-    grid_cells(table.locator(".."))  # drawn
+    rows = grid_rows(table)
     headers = [h.strip().lower() for h in table.locator('[role="columnheader"]').all_inner_texts()]
     column = headers.index("new token")
-    rows = table.locator('[role="row"]:has([role="gridcell"])')
-    return [row.locator('[role="gridcell"]').all_inner_texts()[column] for row in rows.all()]
+    return [cells[column] for cells in rows]
 
 
 def test_the_textbook_example_merges_aa_ab_aaab(app: Page) -> None:
