@@ -3,7 +3,7 @@ focus or tap, lines that break only between words, right-to-left text kept reada
 
     >>> from explorer.tokenizer import Tokenizer
     >>> page = tokens_to_html(Tokenizer(), list(b"<b>"))
-    >>> "<b>" in page, '<span class="c-8dd3c7" tabindex="0" aria-describedby=' in page
+    >>> "<b>" in page, '<span class="c-8dd3c7 k60" tabindex="0" aria-describedby=' in page
     (False, True)
 """
 
@@ -30,8 +30,12 @@ from explorer.tokenizer import Tokenizer
 
 # One rule set per page is enough: class names depend only on the colour, so several
 # renderings on one page never disagree. Tokens are the div's children: a faint edge and a
-# 1px gap tell two neighbours of one colour apart. A card (.d) is hidden (display:none, so
-# it is neither shown, copied nor in innerText) until its token is hovered or focused.
+# 1px gap tell two neighbours of one colour apart.
+# A token's card is its span's ::after, hidden (display:none, so neither shown, copied
+# nor in innerText) until the token is hovered or focused. Its text is a rule per distinct
+# token of the rendering (`.bpe7 .k261::after{content:"..."}`), and the description a
+# screen reader reads is one hidden element per distinct token, so a token that occurs a
+# hundred times carries a class and an id reference, not a hundred copies of its card.
 # Lines break between words, never inside one ("pa|ir"): the spans give the browser no
 # break opportunity between tokens, and visible whitespace (·) leaves none between words
 # either, so a <wbr> marks each place next to whitespace; overflow-wrap:anywhere then only
@@ -51,13 +55,13 @@ _STYLE = (
     ".bpe>span:focus-visible{outline:3px solid #0B57D0;outline-offset:1px}"
     ".bpe sub{font-size:.7em;margin-left:1px;direction:ltr;unicode-bidi:isolate;"
     "-webkit-user-select:none;user-select:none}"
-    ".bpe .d{display:none;position:absolute;left:0;top:100%;margin-top:3px;z-index:1000;"
-    "width:max-content;max-width:min(24rem,90vw);padding:6px 9px;border-radius:6px;"
-    f"background:{CARD_COLOR};color:{CARD_TEXT_COLOR};font-size:14px;line-height:1.45;"
-    "font-weight:400;text-align:left;direction:ltr;unicode-bidi:isolate;white-space:pre-wrap;"
-    "box-shadow:0 3px 10px rgba(0,0,0,.3);pointer-events:none;"
+    ".bpe>span::after{display:none;position:absolute;left:0;top:100%;margin-top:3px;"
+    "z-index:1000;width:max-content;max-width:min(24rem,90vw);padding:6px 9px;"
+    f"border-radius:6px;background:{CARD_COLOR};color:{CARD_TEXT_COLOR};font-size:14px;"
+    "line-height:1.45;font-weight:400;text-align:left;direction:ltr;unicode-bidi:isolate;"
+    "white-space:pre-wrap;box-shadow:0 3px 10px rgba(0,0,0,.3);pointer-events:none;"
     "-webkit-user-select:none;user-select:none}"
-    ".bpe>span:hover>.d,.bpe>span:focus>.d{display:block}"
+    ".bpe>span:hover::after,.bpe>span:focus::after{display:block}"
 )
 
 
@@ -84,70 +88,73 @@ def tokens_to_html(
 
     `highlight` holds positions in `ids` to outline; special tokens are dark and bold.
     Hovering, focusing (Tab) or tapping a token opens its card: token_title's text, also
-    its accessible description. Cards are most of the size (about 170 bytes a token);
-    titles=False leaves them out.
+    its accessible description. Each distinct token's card is written once (a CSS rule
+    and a hidden description), whatever the number of times it occurs; titles=False
+    leaves the cards out.
 
     >>> page = tokens_to_html(Tokenizer(), list(b"<b>"))
-    >>> "<b>" in page, '<span class="c-8dd3c7" tabindex="0" aria-describedby=' in page
+    >>> "<b>" in page, '<span class="c-8dd3c7 k60" tabindex="0" aria-describedby=' in page
     (False, True)
     >>> print(tokens_to_html(Tokenizer(), [0xD9], titles=False).split("</style>")[1])
     <div class="bpe"><span class="c-fccde5"><bdi dir="ltr">&lt;0xD9&gt;</bdi></span></div>
     """
     colors = token_colors(tokenizer, ids, color_by=color_by, palette=palette, num_merges=num_merges)
     marked = _positions(highlight, len(ids))
-    prefix = f"bpe{next(_RENDERINGS)}-"
+    rendering = f"bpe{next(_RENDERINGS)}"
     # subtle: a passage repeats a few hundred distinct tokens, so each one's HTML around
-    # its position-dependent parts (outline, card id) is built once; an Animate step
-    # draws two passages, and this loop was most of a step's HTML work
+    # its outline is built once; an Animate step draws two passages, and this loop was
+    # most of a step's HTML work
     pieces: dict[int, _Pieces] = {}
-    parts = [_style_block(colors), '<div class="bpe">']
+    parts = ["", f'<div class="bpe {rendering}">' if titles else '<div class="bpe">']
     break_next = False
     for index, (token, color) in enumerate(zip(ids, colors)):
         piece = pieces.get(token)
         if piece is None:
-            piece = pieces[token] = _pieces(
-                tokenizer, token, color, (show_ids, titles, visible_whitespace, byte_symbols)
-            )
+            options = (show_ids, visible_whitespace, byte_symbols)
+            piece = pieces[token] = _pieces(tokenizer, token, color, rendering, titles, options)
         if index and (break_next or piece.break_before):
             parts.append("<wbr>")  # a line may break here, and only here (see _STYLE)
         break_next = piece.break_after
-        outline = " h" if index in marked else ""
-        if piece.has_card:  # focusable (so Tab and a tap open the card), described by it
-            card_id = f"{prefix}{index}"
-            parts.append(
-                f'{piece.head}{outline}" tabindex="0" aria-describedby="{card_id}">'
-                f'<span class="d" role="tooltip" id="{card_id}">{piece.rest}'
-            )
-        else:
-            parts.append(f'{piece.head}{outline}">{piece.rest}')
+        parts.append(f"{piece.head} h{piece.rest}" if index in marked else piece.whole)
     parts.append("</div>")
+    cards = [(token, _card(tokenizer, token)) for token in pieces] if titles else []
+    parts[0] = _style_block(colors, _card_rules(rendering, cards))
+    parts.append(_descriptions(rendering, cards))
     return "".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
 class _Pieces:
-    """One token's HTML but for its outline and card id: `head` opens its span (classes
-    unfinished); `rest` is its card's text and end, then its own text and end (or, with
-    no card, the text and end alone)."""
+    """One token's HTML: `whole` as drawn; `head` and `rest` the same split where another
+    class (the outline) goes."""
 
     head: str
     rest: str
-    has_card: bool
+    whole: str
     break_before: bool
     break_after: bool
 
 
-def _pieces(tokenizer: Tokenizer, token: int, color: str, options: tuple[bool, ...]) -> _Pieces:
-    show_ids, titles, visible_whitespace, byte_symbols = options
+def _pieces(
+    tokenizer: Tokenizer,
+    token: int,
+    color: str,
+    rendering: str,
+    titles: bool,
+    options: tuple[bool, ...],
+) -> _Pieces:
+    show_ids, visible_whitespace, byte_symbols = options
     data = tokenizer.token_bytes(token)
     special = token in tokenizer.special_by_id
-    text, card = _token_body(
-        tokenizer, token, _shown_text(data, visible_whitespace, byte_symbols), show_ids, titles
-    )
+    text = _shown_text(data, visible_whitespace, byte_symbols)
+    text += f"<sub>{token}</sub>" if show_ids else ""
     head = f'<span class="{_color_class(color)}{" s" if special else ""}'
-    # the card comes first, so the token's text still ends where its span does
-    rest = f"{card}</span>{text}</span>" if card else f"{text}</span>"
-    return _Pieces(head, rest, bool(card), *_line_breaks(data, special))
+    if titles:  # focusable (so Tab and a tap open the card), described by it
+        head += f" k{token}"
+        rest = f'" tabindex="0" aria-describedby="{rendering}-{token}">{text}</span>'
+    else:
+        rest = f'">{text}</span>'
+    return _Pieces(head, rest, head + rest, *_line_breaks(data, special))
 
 
 def _line_breaks(data: bytes, special: bool) -> tuple[bool, bool]:
@@ -168,14 +175,6 @@ def _shown_text(data: bytes, visible_whitespace: bool, byte_symbols: bool) -> st
     if byte_symbols:
         return html.escape(render_token(data, byte_symbols=True))
     return _text_html(data, visible_whitespace, keep_layout=True)
-
-
-def _token_body(
-    tokenizer: Tokenizer, token: int, text: str, show_ids: bool, titles: bool
-) -> tuple[str, str]:
-    """A token's shown text with its optional id, and its card's HTML ("" without titles)."""
-    sub = f"<sub>{token}</sub>" if show_ids else ""
-    return text + sub, _card_html(tokenizer, token) if titles else ""
 
 
 def _text_html(data: bytes, visible_whitespace: bool, keep_layout: bool) -> str:
@@ -206,25 +205,42 @@ def token_title(tokenizer: Tokenizer, token: int) -> str:
     )
 
 
-def _card_html(tokenizer: Tokenizer, token: int) -> str:
-    """token_title as escaped HTML lines; a quoted right-to-left token is isolated.
+@dataclass(frozen=True, slots=True)
+class _Card:
+    """token_title twice: escaped HTML lines (the description a screen reader reads) and
+    the text of a CSS string (what the ::after card shows); right-to-left text isolated
+    in both."""
 
-    >>> _card_html(Tokenizer([(0xD8, 0xA8)]), 256).split("<br>")[0]
+    html: str
+    css: str
+
+
+def _card(tokenizer: Tokenizer, token: int) -> _Card:
+    """A token's card, from a cache shared by every tokenizer.
+
+    >>> card = _card(Tokenizer([(0xD8, 0xA8)]), 256)
+    >>> card.html.split("<br>")[0]
     "id 256: <bdi>'ب'</bdi>"
+    >>> card.css.split(" + ")[0]  # isolates: U+2068 first-strong, U+2066 left to right
+    "id 256: \\u2068'ب'\\u2069\\\\a bytes D8 A8\\\\a merge 1: '\\u2066\\\\3c 0xD8\\\\3e \\u2069'"
     """
     key = _card_key(tokenizer, token)
     card = _CARDS.get(key)
     if card is None:
         if len(_CARDS) >= _CARD_CACHE_SIZE:
             _CARDS.clear()
-        card = _CARDS[key] = _new_card_html(tokenizer, token)
+        lines = _detail_lines(tokenizer, token)
+        card = _CARDS[key] = _Card(
+            "<br>".join("".join(_card_part(part) for part in line) for line in lines),
+            "\\a ".join("".join(_card_css_part(part) for part in line) for line in lines),
+        )
     return card
 
 
 # subtle: a card is a function of what it shows, so one cache serves every tokenizer;
 # Animate draws the same tokens' cards at every step (a third of a step's server time)
 _CARD_CACHE_SIZE = 1 << 16
-_CARDS: dict[tuple[object, ...], str] = {}
+_CARDS: dict[tuple[object, ...], _Card] = {}
 
 
 def _card_key(tokenizer: Tokenizer, token: int) -> tuple[object, ...]:
@@ -237,10 +253,21 @@ def _card_key(tokenizer: Tokenizer, token: int) -> tuple[object, ...]:
     return (token, tokenizer.vocab[left], tokenizer.vocab[right])
 
 
-def _new_card_html(tokenizer: Tokenizer, token: int) -> str:
-    return "<br>".join(
-        "".join(_card_part(part) for part in line) for line in _detail_lines(tokenizer, token)
+def _card_rules(rendering: str, cards: list[tuple[int, _Card]]) -> str:
+    """One ::after rule per distinct token: `.bpe3 .k97::after{content:"id 97: 'a'..."}`."""
+    return "".join(
+        f'.{rendering} .k{token}::after{{content:"{card.css}"}}' for token, card in cards
     )
+
+
+def _descriptions(rendering: str, cards: list[tuple[int, _Card]]) -> str:
+    """The cards as hidden elements, one per distinct token, for aria-describedby."""
+    if not cards:
+        return ""
+    spans = "".join(
+        f'<span id="{rendering}-{token}" role="tooltip">{card.html}</span>' for token, card in cards
+    )
+    return f"<div hidden>{spans}</div>"
 
 
 def _card_part(part: str | bytes) -> str:
@@ -249,6 +276,31 @@ def _card_part(part: str | bytes) -> str:
     quoted = f"'{_text_html(part, True, False)}'"  # quotes need escaping only in attributes
     # subtle: in the left-to-right card, "'ب' + 'ت'" would show its two parents swapped
     return f"<bdi>{quoted}</bdi>" if _has_rtl(part) else quoted
+
+
+def _card_css_part(part: str | bytes) -> str:
+    """_card_part for a CSS string: hex labels and right-to-left text isolated by Unicode
+    isolates (a CSS string holds no markup), every character that could end the string,
+    the rule or the style element escaped.
+
+    >>> _card_css_part('a "b" </style>').split(" ")
+    ['a', '\\\\22', 'b\\\\22', '', '\\\\3c', '/style\\\\3e', '']
+    """
+    if isinstance(part, str):
+        return _css_escape(part)
+    text = "".join(
+        f"\u2066{piece}\u2069" if is_hex else piece
+        for piece, is_hex in display_pieces(part, True, False)
+    )
+    quoted = f"\u2068'{text}'\u2069" if _has_rtl(part) else f"'{text}'"
+    return _css_escape(quoted)
+
+
+_CSS_UNSAFE = frozenset('"\\<>&\u2028\u2029') | {chr(c) for c in (*range(0x20), 0x7F)}
+
+
+def _css_escape(text: str) -> str:
+    return "".join(f"\\{ord(char):x} " if char in _CSS_UNSAFE else char for char in text)
 
 
 def _has_rtl(data: bytes) -> bool:
@@ -276,9 +328,9 @@ def _quoted(data: bytes) -> str:
     return f"'{render_token(data, visible_whitespace=True)}'"
 
 
-def _style_block(colors: Sequence[str]) -> str:
+def _style_block(colors: Sequence[str], card_rules: str = "") -> str:
     rules = "".join(f".bpe .{_color_class(c)}{{background:{c}}}" for c in sorted(set(colors)))
-    return f"<style>{_STYLE}{rules}</style>"
+    return f"<style>{_STYLE}{rules}{card_rules}</style>"
 
 
 def _color_class(color: str) -> str:

@@ -44,9 +44,9 @@ def token_views(app: AppTest) -> list[str]:
     views: list[str] = []
     for element in app.html:
         value = str(element.value)
-        if 'class="bpe"' in value:
+        if 'class="bpe' in value:
             panes = re.split(r'<div class="am-pane[^"]*">', value)[1:] or [value]
-            views.extend(pane for pane in panes if 'class="bpe"' in pane)
+            views.extend(pane for pane in panes if 'class="bpe' in pane)
     return views
 
 

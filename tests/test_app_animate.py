@@ -19,7 +19,7 @@ CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 
 def spelled(view: str) -> str:
     """The text a coloured passage spells out, as a reader sees it (hover cards left out)."""
-    without_cards = re.sub(r'<span class="d" role="tooltip"[^>]*>.*?</span>', "", view)
+    without_cards = re.sub(r"<div hidden>.*?</div>", "", view)  # the cards' descriptions
     return html.unescape("".join(re.findall(r">([^<]*)</span>", without_cards)))
 
 

@@ -119,7 +119,7 @@ def test_special_tokens_are_encoded_as_one_token() -> None:
     app.text_area(key="tokens_text").input(f"def f():{EOT}pass").run()
     assert not app.exception
     assert any(EOT in text and "one special token" in text for text in texts_of(app.info))
-    assert tokens_html(app).count('class="c-404040 s"') == 1
+    assert tokens_html(app).count('class="c-404040 s ') == 1
     assert "&lt;|endoftext|&gt;" in tokens_html(app)
 
 

@@ -105,7 +105,7 @@ EOT = "<|endoftext|>"
 CONTROL = "a\x00b\x1bc\u200bd\re\r\nf"
 TYPED = "Typed on another page: bad input elsewhere must not lose it."
 VIEW = 1000  # the view size set before the bad input
-SPECIAL_SPAN = re.compile(r'<span class="c-[0-9a-f]{6} s"')  # a special token, drawn dark
+SPECIAL_SPAN = re.compile(r'<span class="c-[0-9a-f]{6} s[ "]')  # a special token, drawn dark
 SHAKESPEARE_MERGES = 1744  # the default run: Shakespeare, gpt4, vocab size 2,000
 
 # --- the session a user had before the bad input ----------------------------------------------

@@ -218,9 +218,11 @@ def test_unknown_ids_are_refused() -> None:
 class Page(HTMLParser):
     """Every tag, comment and declaration, and each token span's attributes and contents.
 
-    A token is a span directly in the div: its `class`, its `focus` attributes, its `text`
-    (outside card and sub), its `sub`, and its `card` (the `.d` span, <br> read as "\n").
-    A <wbr> between two tokens lets a line break there.
+    A token is a span directly in the first div: its `class`, its `focus` attributes, its
+    `text` (outside sub), its `sub`, and its `card`: the hidden description its
+    aria-describedby names (<br> read as "\n"), in the second div, which must say what
+    the stylesheet's ::after rule for its class shows. A <wbr> between two tokens lets a
+    line break there.
     """
 
     def __init__(self, page: str) -> None:
@@ -228,29 +230,37 @@ class Page(HTMLParser):
         self.tags: list[str] = []
         self.attributes: set[str] = set()
         self.spans: list[dict[str, str]] = []
+        self.cards: dict[str, str] = {}  # description id -> its text
         self.card_ids: list[str] = []
-        self.open: list[str] = []  # tag, or "card" for a card's span
+        self.divs = 0
+        self.css = ""
+        self.open: list[str] = []  # tag, or "card" for a description's span
         self.feed(page)
         self.close()
+        for span in self.spans:
+            span["card"] = self.cards[span["focus"].split()[1]] if span["focus"] else ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {name: value or "" for name, value in attrs}
         self.tags.append(tag)
         self.attributes |= set(found) if tag != "div" else set()
-        if tag == "br":
+        if tag == "div":
+            self.divs += 1
+            assert not self.open and (self.divs == 1 or found == {"hidden": ""}), found
+        elif tag == "br":
             assert self.open[-1:] == ["card"]
-            self.spans[-1]["card"] += "\n"
+            self.cards[self.card_ids[-1]] += "\n"
             return  # a void element: no end tag
-        if tag == "wbr":
-            assert self.open == ["div"]  # a line break opportunity between two tokens
+        elif tag == "wbr":
+            assert self.open == ["div"] and self.divs == 1  # a break between two tokens
             return
-        if tag == "span" and self.open == ["div"]:
+        elif tag == "span" and self.open == ["div"] and self.divs == 1:
             focus = f"{found.get('tabindex', '')} {found.get('aria-describedby', '')}".strip()
-            self.spans.append(dict(cls=found["class"], focus=focus, text="", sub="", card=""))
-        elif tag == "span":
-            assert self.open == ["div", "span"] and found["class"] == "d"
+            self.spans.append(dict(cls=found["class"], focus=focus, text="", sub=""))
+        elif tag == "span" and self.open == ["div"]:  # a description, in the hidden div
             assert found["role"] == "tooltip"
             self.card_ids.append(found["id"])
+            self.cards[found["id"]] = ""
             tag = "card"
         self.open.append(tag)
 
@@ -259,13 +269,15 @@ class Page(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if "card" in self.open:
-            self.spans[-1]["card"] += data
+            self.cards[self.card_ids[-1]] += data
         elif self.open[-1:] == ["sub"]:
             self.spans[-1]["sub"] += data
         elif self.open[:2] == ["div", "span"]:
             self.spans[-1]["text"] += data
+        elif self.open[-1:] == ["style"]:
+            self.css += data
         else:
-            assert self.open[-1:] == ["style"] or not data
+            assert not data
 
     def handle_comment(self, data: str) -> None:
         self.tags.append("<!--")
@@ -279,17 +291,35 @@ class Page(HTMLParser):
     def unknown_decl(self, data: str) -> None:
         self.tags.append("<!")
 
+    def card_rules(self) -> dict[str, str]:
+        """Each ::after rule's class and the text it shows (CSS escapes and isolates read)."""
+        string = r'"((?:[^"\\]|\\[0-9a-f]+ )*)"'  # only our escapes: \HEX and a space
+        rules = re.findall(r"\.bpe\d+ \.(k\d+)::after\{content:" + string + r"\}", self.css)
+        return {name: css_text(content) for name, content in rules}
+
+
+def css_text(content: str) -> str:
+    """A CSS string's text as a card shows it: escapes read, Unicode isolates dropped."""
+    text = re.sub(r"\\([0-9a-f]+) ", lambda m: chr(int(m[1], 16)), content)
+    assert "<" not in content  # nor could it end the style element
+    return re.sub("[\u2066-\u2069]", "", text)
+
 
 def parse(tokenizer: Tokenizer, ids: list[int], **options: object) -> Page:
     page = Page(tokens_to_html(tokenizer, ids, **options))  # type: ignore[arg-type]
     assert set(page.tags) <= {"style", "div", "span", "sub", "bdi", "br", "wbr"}
-    assert page.tags.count("style") == page.tags.count("div") == 1
+    assert page.tags.count("style") == 1 and page.divs in (1, 2)
     assert page.attributes <= {"class", "tabindex", "aria-describedby", "role", "id", "dir"}
     assert not page.open
     assert len(page.spans) == len(ids)
     assert len(set(page.card_ids)) == len(page.card_ids)  # ids are unique
     with_cards = [span for span in page.spans if span["focus"]]
-    assert [span["focus"] for span in with_cards] == [f"0 {i}" for i in page.card_ids]
+    assert {span["focus"].split()[1] for span in with_cards} == set(page.card_ids)
+    assert all(span["focus"].startswith("0 ") for span in with_cards)
+    shown = page.card_rules()  # each distinct token's ::after card says its description
+    for span in with_cards:
+        [name] = [c for c in span["cls"].split() if c.startswith("k")]
+        assert shown[name] == span["card"], (shown[name], span)
     return page
 
 
@@ -363,7 +393,9 @@ def test_layout_survives_and_html_stays_compact(sample_text: str) -> None:
     assert "\n" in "".join(span["text"] for span in parse(SMALL, ids).spans)
     assert "style=" not in html_text
     assert html_text.count("<style>") == 1
-    assert 'class="bpe"' in html_text and "white-space:pre-wrap" in html_text
+    assert 'class="bpe ' in html_text and "white-space:pre-wrap" in html_text
+    # a card is written once per distinct token, not once per occurrence
+    assert html_text.count('role="tooltip"') == len(set(ids)) < len(ids) // 3
 
 
 def test_cards_can_be_left_out() -> None:
@@ -386,9 +418,9 @@ def test_card_ids_never_repeat_across_renderings() -> None:
 
 def test_cards_are_hidden_until_a_token_is_hovered_or_focused() -> None:
     css = tokens_to_html(SMALL, [97]).split("</style>")[0]
-    card_rule = css.split(".bpe .d{")[1].split("}")[0]
+    card_rule = css.split(".bpe>span::after{")[1].split("}")[0]
     assert "display:none" in card_rule and "user-select:none" in card_rule
-    assert ".bpe>span:hover>.d,.bpe>span:focus>.d{display:block}" in css
+    assert ".bpe>span:hover::after,.bpe>span:focus::after{display:block}" in css
     assert "font-size:14px" in card_rule
     assert f"background:{CARD_COLOR};color:{CARD_TEXT_COLOR}" in card_rule
     assert contrast(CARD_COLOR, CARD_TEXT_COLOR) >= 4.5

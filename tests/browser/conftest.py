@@ -188,6 +188,33 @@ def grid_rows(table: Locator, timeout_s: float = 10.0) -> list[list[str]]:
         time.sleep(0.1)
 
 
+# A token's hover card is its ::after: whether it shows, and its text (the CSS string
+# read: escapes decoded, Unicode isolates dropped), and its font size.
+_CARD_JS = r"""token => {
+  const after = getComputedStyle(token, '::after'), css = after.content;
+  const text = css.startsWith('"') ? css.slice(1, -1).replace(/\\([0-9a-fA-F]{1,6}) ?|\\(.)/g,
+    (m, hex, char) => hex ? String.fromCodePoint(parseInt(hex, 16)) : char) : '';
+  return {shown: after.display !== 'none' && css !== 'none',
+          text: text.replace(/[\u2066-\u2069]/g, ''), fontSize: after.fontSize};
+}"""
+
+
+def card(token: Locator) -> dict[str, Any]:
+    """A token's hover card now: {"shown": bool, "text": str, "fontSize": "14px"}."""
+    found: dict[str, Any] = token.evaluate(_CARD_JS)
+    return found
+
+
+def wait_for_card(token: Locator, *, shown: bool = True, timeout_s: float = 5.0) -> str:
+    """Wait until the token's card is shown (or hidden); returns its text."""
+    deadline = time.monotonic() + timeout_s
+    while (now := card(token))["shown"] != shown:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the card is {'hidden' if shown else 'shown'}: {now}")
+        time.sleep(0.02)
+    return str(now["text"])
+
+
 def go_to(page: Page, title: str) -> None:
     """Follow a sidebar link (a reload would start a new session) and wait for the page."""
     link = page.locator('[data-testid="stSidebarNavLink"]', has_text=title)

@@ -15,11 +15,11 @@ from tests.browser.conftest import go_to, keyed, main_area, set_text_area, wait_
 PASSAGE = "The pair of pears paired up. Then the pair of pairs paired again, and again. " * 6
 
 # The places where a line changes between two letters of one word (visible whitespace
-# symbols count as spaces), as "a|b"; card and id text is left out.
+# symbols count as spaces), as "a|b"; id text is left out (cards are ::after, not text).
 MID_WORD_BREAKS = r"""() => {
   const found = [], range = document.createRange(), letter = /[^\s·↵→]/;
   const walker = document.createTreeWalker(document.querySelector('.bpe'),
-    NodeFilter.SHOW_TEXT, {acceptNode: node => node.parentElement.closest('.d, sub')
+    NodeFilter.SHOW_TEXT, {acceptNode: node => node.parentElement.closest('sub')
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
   let previous = null;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
