@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from explorer.arguments import text_argument
@@ -114,13 +113,61 @@ def load_bundled(name: str) -> Tokenizer:
     # so sessions opening the Compare page at once each parsed all three vocabularies;
     # with the lock, the first caller loads a vocabulary and the others wait for it
     with _LOAD_LOCKS[canonical]:
-        return _load(canonical)
+        if canonical not in _LOADED:
+            _LOADED[canonical] = _load(canonical)
+        return _LOADED[canonical]
+
+
+def load_bundled_in_a_child(name: str) -> Tokenizer:
+    """load_bundled, the work done by a child Python on another core when it is not done yet.
+
+    For a server: reading o200k_base and rebuilding its 200,000 merges from the ranks
+    takes ~2.6 s of CPU (cl100k_base ~1.1 s) and would hold the interpreter every
+    session's script runs in; the child's pickled result is read back in ~0.1 s. Callers
+    of load_bundled wait for it, as for any first load. If the child fails, the
+    vocabulary is loaded here, so its error (a BundledError) is the usual one.
+    """
+    canonical = bundled_name(text_argument(name, "name"))
+    if canonical is None:
+        return load_bundled(name)  # its error names the choices
+    with _LOAD_LOCKS[canonical]:
+        if canonical not in _LOADED:
+            _LOADED[canonical] = _load_in_a_child(canonical) or _load(canonical)
+        return _LOADED[canonical]
 
 
 _LOAD_LOCKS = {name: threading.Lock() for name in BUNDLED}
+_LOADED: dict[str, Tokenizer] = {}  # three names at most, kept for the process's life
+
+_CHILD = (
+    "import pickle, sys\n"
+    "from explorer.bundled import _load\n"
+    "sys.stdout.buffer.write(pickle.dumps(_load(sys.argv[1]), pickle.HIGHEST_PROTOCOL))"
+)
 
 
-@cache  # three names at most
+def _load_in_a_child(name: str) -> Tokenizer | None:
+    """_load(name) run by `python -c` in the project folder; None if it did not succeed."""
+    import pickle  # here, not at the top: only a server preloading needs it
+    import subprocess
+    import sys
+
+    try:
+        child = subprocess.run(
+            [sys.executable, "-c", _CHILD, name],
+            cwd=Path(__file__).resolve().parents[1],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+        if child.returncode != 0:
+            return None
+        loaded = pickle.loads(child.stdout)  # our own child's output, not outside data
+    except (OSError, subprocess.SubprocessError, pickle.UnpicklingError, EOFError):
+        return None
+    return loaded if isinstance(loaded, Tokenizer) else None
+
+
 def _load(name: str) -> Tokenizer:
     spec = BUNDLED[name]
     data = [_verified_bytes(path, sha256) for path, sha256 in spec.files]

@@ -359,7 +359,7 @@ def test_concurrent_first_loads_parse_a_vocabulary_once(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(bundled, "_verified_bytes", lambda path, sha256: b"")
     monkeypatch.setattr(bundled, "parse_gpt2", slow_parse)
-    bundled._load.cache_clear()
+    bundled._LOADED.clear()
     try:
         results: list[object] = []
         threads = [
@@ -372,7 +372,7 @@ def test_concurrent_first_loads_parse_a_vocabulary_once(monkeypatch: pytest.Monk
         assert parses == ["gpt2"]
         assert len(results) == 4 and all(result is results[0] for result in results)
     finally:
-        bundled._load.cache_clear()  # the fake must not outlive this test
+        bundled._LOADED.clear()  # the fake must not outlive this test
 
 
 # --- text that is not valid Unicode: tiktoken's rule -------------------------------------
@@ -410,3 +410,38 @@ def test_training_never_makes_surrogate_bytes() -> None:
     for token in result.tokenizer.vocab.values():
         assert b"\xed\xa0" not in token
     assert result.tokenizer.decode(result.tokenizer.encode("a\ud800b")) == "a\ufffdb"
+
+
+# --- a server's preload: the work in a child process --------------------------------------
+
+
+def test_a_vocabulary_loaded_in_a_child_is_the_one_loaded_here() -> None:
+    bundled._LOADED.clear()
+    try:
+        from_child = bundled.load_bundled_in_a_child("gpt2")
+        assert bundled.load_bundled("gpt2") is from_child  # kept: later callers share it
+        bundled._LOADED.clear()
+        here = load_bundled("gpt2")
+        assert here is not from_child
+        assert from_child.merges == here.merges and from_child.vocab == here.vocab
+        assert from_child.special_tokens == here.special_tokens
+        text = "Hello, world! 12345 <|endoftext|> naïve 日本語"
+        assert from_child.encode(text, allowed_special="all") == here.encode(
+            text, allowed_special="all"
+        )
+    finally:
+        bundled._LOADED.clear()
+
+
+def test_a_child_that_fails_leaves_the_load_to_this_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bundled, "_CHILD", "raise SystemExit(3)")
+    bundled._LOADED.clear()
+    try:
+        assert bundled._load_in_a_child("gpt2") is None
+        assert len(bundled.load_bundled_in_a_child("gpt2").merges) == 50_000
+        with pytest.raises(BundledError, match="no bundled vocabulary 'gpt5'"):
+            bundled.load_bundled_in_a_child("gpt5")
+    finally:
+        bundled._LOADED.clear()

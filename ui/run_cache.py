@@ -16,11 +16,11 @@ from explorer import (
     MergeHistory,
     Tokenizer,
     TrainingResult,
-    load_bundled,
     parse_model,
     train,
     train_word_counts,
 )
+from explorer.bundled import load_bundled_in_a_child
 from explorer.imports_hf import parse_tokenizer_json
 from explorer.learner import ProgressCallback
 from explorer.loading import parse_model_with_history
@@ -170,6 +170,6 @@ def preload_bundled() -> None:
 def _load_all_bundled() -> None:
     for name in BUNDLED_RUNS:
         try:
-            load_bundled(name)
+            load_bundled_in_a_child(name)  # the other core's CPU, not the server's GIL
         except ValueError:  # reported where a page needs it (BundledError says what to do)
             return
