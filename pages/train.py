@@ -80,6 +80,7 @@ def train_example(key: str, tie_rule: str = ties.DEFAULT_TIE_RULE_NAME) -> None:
     use_sample_settings()
     state[keys.TRAIN_SPECIALS], state[keys.TRAIN_MIN_COUNT] = "", 1
     state[keys.TRAIN_TIE_RULE] = tie_rule
+    state[keys.TRAIN_HOLDOUT] = False  # the example trains on all of its few bytes
     state[keys.TRAIN_BYTE_SYMBOLS] = key == "this_is"
     state[keys.TRAIN_LOG_QUERY] = ""
     sample = SAMPLES[key]

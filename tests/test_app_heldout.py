@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
 import pandas as pd
 import pyarrow as pa
@@ -12,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import train
 from explorer.formats import model_text
 from explorer.holdout import split_holdout
-from tests.app_support import open_app, texts_of, use_run
+from tests.app_support import open_app, texts_of, token_views, use_run
 from ui import run_store
 from ui.compare_heldout import GAP_LINE, HELD_OUT
 from ui.run_spec import RunKind, RunSpec, text_key
@@ -77,6 +79,38 @@ def test_training_with_a_held_out_share_trains_on_the_rest() -> None:
     training = curves[curves["Text"] == "Training corpus"]
     first = training[training["Vocab size"] == 256]["Tokens"].item()
     assert first == trained < len(corpus.encode())  # only the training part was trained on
+
+
+def spelled(view: str) -> str:
+    """The text a coloured passage spells out (the cards' descriptions left out)."""
+    view = re.sub(r"<div hidden>.*?</div>", "", view.split("</style>", 1)[1])
+    return html.unescape(re.sub(r"<sub>.*?</sub>|<[^>]+>", "", view))
+
+
+def test_the_preview_shows_only_text_the_tokenizer_trained_on() -> None:
+    app = train_held_out(open_app("train"))
+    split = split_holdout([sample_text("shakespeare")], 10)
+    [preview] = token_views(app)
+    shown = spelled(preview).replace("·", " ").replace("↵", "")
+    trained = "".join(split.training_texts())
+    assert trained.startswith(shown) and len(shown) == 2_000
+    assert not any(held[:200] in shown for held in split.heldout_texts())
+    first_held_out = split.reassembled()[0].index(split.heldout_texts()[0])
+    assert first_held_out < 2_000  # the corpus's own first 2,000 characters hold some out
+    assert any(
+        c.startswith("The first 2,000 characters it trained on (held-out text left out): ")
+        for c in texts_of(app.caption)
+    )
+
+
+def test_a_worked_example_turns_the_held_out_option_off() -> None:
+    app = open_app("train")
+    app.checkbox(key="train_holdout").check().run()
+    app.button(key="train_example_aaabdaaabac").click().run()
+    assert not app.exception and not app.error
+    assert app.checkbox(key="train_holdout").value is False
+    name = app.sidebar.selectbox(key="sidebar_run").value
+    assert app.session_state["runs"][name].holdout_percent == 0
 
 
 def test_the_share_is_kept_on_disk_and_a_link_reopens_it(runs_folder) -> None:

@@ -14,6 +14,7 @@ from ui import downloads as export
 from ui import formatting as fmt
 from ui import merge_log as log
 from ui import state as keys
+from ui.holdout_split import split_of
 from ui.run_spec import RunKind
 from ui.runs import (
     Run,
@@ -130,8 +131,9 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
                 column_config={"tokens": st.column_config.ListColumn("tokens")},
             )
             return
-        text = texts[0][:PREVIEW_CHARS]
-        ids = list(encode_cached(tokenizer, run.key, vocab_size, text).ids)
+        pieces, shown = preview_texts(run.spec, texts)
+        encoded = (encode_cached(tokenizer, run.key, vocab_size, piece) for piece in pieces)
+        ids = [token for encoding in encoded for token in encoding.ids]
     except ValueError as exc:
         st.warning(f"The preview cannot be shown: {exc}")
         return
@@ -143,14 +145,35 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
             st.html(tokens_to_html(tokenizer, ids, byte_symbols=True))
         else:
             st.html(tokens_to_html(tokenizer, ids, visible_whitespace=True))
-    whole = len(texts[0]) <= PREVIEW_CHARS
-    shown = "The whole text" if whole else f"Its first {PREVIEW_CHARS:,} characters"
     st.caption(f"{shown}: {len(ids):,} tokens. Hover a token for its id and how it was made.")
     if len(ids) <= SHORT_PREVIEW:
         st.code(fmt.format_ids(ids), language=None, wrap_lines=True)
     else:
         with st.expander(f"Token ids ({len(ids):,})"):
             st.code(fmt.format_ids(ids), language=None, wrap_lines=True)
+
+
+def preview_texts(spec: RunSpec, texts: tuple[str, ...]) -> tuple[list[str], str]:
+    """What the preview encodes, in pieces encoded one by one, and what its caption calls it.
+
+    A run that holds text out trained on the rest, in pieces (ui/holdout_split.py): the
+    preview is those pieces' first PREVIEW_CHARS characters, each encoded as training
+    saw it, so no held-out paragraph is shown as training text.
+    """
+    split = split_of(spec, texts)
+    if split is None:
+        whole = len(texts[0]) <= PREVIEW_CHARS
+        shown = "The whole text" if whole else f"Its first {PREVIEW_CHARS:,} characters"
+        return [texts[0][:PREVIEW_CHARS]], shown
+    pieces: list[str] = []
+    room = PREVIEW_CHARS
+    for piece in split.training_texts():
+        if room <= 0:
+            break
+        pieces.append(piece[:room])
+        room -= len(pieces[-1])
+    shown = f"The first {PREVIEW_CHARS - room:,} characters it trained on (held-out text left out)"
+    return pieces, shown
 
 
 LOG_CONFIG = {
