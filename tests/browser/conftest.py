@@ -151,14 +151,24 @@ def keyed(page: Page, key: str) -> Locator:
     return page.locator(f".st-key-{key}")
 
 
-def grid_cells(area: Locator) -> list[str]:
+def grid_cells(area: Locator, timeout_s: float = 10.0) -> list[str]:
     """The text of the cells st.dataframe draws (its grid is a canvas; these back it).
 
-    Only the rows in view are there: scroll or search to bring others in.
+    Only the rows in view are there: scroll or search to bring others in. Read in one
+    step in the page, and again until two reads agree: a rerun redraws the grid.
     """
     cells = area.locator('[data-testid="stDataFrame"] [role="gridcell"]')
     expect(cells.first).to_be_attached()
-    return cells.all_text_contents()
+    deadline = time.monotonic() + timeout_s
+    last: list[str] | None = None
+    while True:
+        now: list[str] = cells.evaluate_all("cells => cells.map(cell => cell.textContent)")
+        if now and now == last:
+            return now
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the grid did not settle: {now}")
+        last = now
+        time.sleep(0.1)
 
 
 _GRID_ROWS_JS = """table => [...table.querySelectorAll('[role="row"]')]
