@@ -56,6 +56,8 @@ def init_form(spec: RunSpec) -> None:
         keys.TRAIN_SPECIALS: "",
         keys.TRAIN_MIN_COUNT: 1,
         keys.TRAIN_TIE_RULE: spec.tie_rule.value if sample else ties.DEFAULT_TIE_RULE_NAME,
+        keys.TRAIN_HOLDOUT: bool(sample and spec.holdout_percent),
+        keys.TRAIN_HOLDOUT_PERCENT: spec.holdout_percent or train_holdout.DEFAULT_PERCENT,
         keys.TRAIN_BYTE_SYMBOLS: sample is not None and sample.key == "this_is",
         keys.TRAIN_LOG_QUERY: "",
     }

@@ -295,3 +295,15 @@ def test_runs_without_held_out_text_say_why(kind: str) -> None:
     assert any(expected in info for info in texts_of(app.info)), texts_of(app.info)
     assert HELD_OUT not in set(curve_chart(app)[1][0]["Text"])
     assert GAP_LINE not in markdown(app)
+
+
+def test_a_link_to_a_held_out_run_opens_the_form_on_its_share() -> None:
+    app = open_app(
+        "train", {"sample": "shakespeare", "vocab": "2000", "pattern": "gpt4", "holdout": "15"}
+    )
+    assert not app.exception
+    assert (
+        app.sidebar.selectbox(key="sidebar_run").value == "Shakespeare, 15 % held out · gpt4 · 2k"
+    )
+    assert app.checkbox(key="train_holdout").value is True
+    assert app.number_input(key="train_holdout_percent").value == 15
