@@ -132,7 +132,8 @@ def load_bundled_in_a_child(name: str) -> Tokenizer:
         return load_bundled(name)  # its error names the choices
     with _LOAD_LOCKS[canonical]:
         if canonical not in _LOADED:
-            _LOADED[canonical] = _load_in_a_child(canonical) or _load(canonical)
+            from_child = _load_in_a_child(canonical)
+            _LOADED[canonical] = _load(canonical) if from_child is None else from_child
         return _LOADED[canonical]
 
 
