@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import html
 import itertools
+import re
 import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -121,6 +122,35 @@ def tokens_to_html(
     parts[0] = _style_block(colors, _card_rules(rendering, cards))
     parts.append(_descriptions(rendering, cards))
     return "".join(parts)
+
+
+def with_fresh_ids(page: str) -> str:
+    """A tokens_to_html page under a new rendering name, so a cached page can be drawn twice
+    on one screen without two elements sharing an id (its cards' descriptions).
+
+    The name is replaced only where the markup has it (the div's class, the card rules,
+    ids and aria-describedby), never in the text, where `"` is always escaped.
+
+    >>> page = tokens_to_html(Tokenizer(), list(b"ab"))
+    >>> names = lambda p: set(re.findall(r'(?:id|aria-describedby)="(bpe\\d+)-', p))
+    >>> len(names(page)) == len(names(with_fresh_ids(page))) == 1
+    True
+    >>> names(page) == names(with_fresh_ids(page))
+    False
+    """
+    found = _RENDERING_NAME.search(page)
+    if found is None:  # titles=False: no ids to repeat
+        return page
+    old, new = found[1], f"bpe{next(_RENDERINGS)}"
+    return re.sub(
+        rf'(?<=class="bpe ){old}(?=")|(?<=\.){old}(?= \.k\d+::after\{{content:")'
+        rf'|(?<=id="){old}(?=-)|(?<=aria-describedby="){old}(?=-)',
+        new,
+        page,
+    )
+
+
+_RENDERING_NAME = re.compile(r'<div class="bpe (bpe\d+)">')
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pyarrow as pa
@@ -97,6 +98,9 @@ def test_two_tokenizers_side_by_side() -> None:
     same = [m for m in app.metric if m.label == "Tokens"][-1]
     assert same.delta == "same count"  # not "+0 tokens" in red with an arrow up
     assert same.proto.color == same.proto.MetricColor.GRAY
+    # the same tokenizer twice is the same cached view twice: its ids are renamed, not repeated
+    ids = [i for e in app.html for i in re.findall(r' id="([^"]+)"', str(e.value))]
+    assert len(ids) == len(set(ids)) > 0
 
 
 def test_a_loaded_model_draws_only_your_text() -> None:

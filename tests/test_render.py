@@ -22,7 +22,7 @@ from explorer.render import (
     token_color,
     token_colors,
 )
-from explorer.token_html import token_title, tokens_to_html
+from explorer.token_html import token_title, tokens_to_html, with_fresh_ids
 from explorer.tokenizer import Tokenizer, TokenizerError
 from explorer.train import train
 
@@ -465,3 +465,27 @@ def test_lines_may_break_next_to_whitespace_never_between_a_words_tokens() -> No
     page = tokens_to_html(tokenizer, tokenizer.encode("a pair.\nok"), titles=False)
     text = re.sub(r"</?span[^>]*>", "", page.split('<div class="bpe">')[1])
     assert text == "a<wbr> <wbr>pair.<wbr>\n<wbr>ok</div>"
+
+
+@pytest.mark.parametrize("text", [*ATTACKS, 'bpe0-97 "bpe1-98" .bpe2 .k97::after{content:"x"}'])
+def test_fresh_ids_rename_the_markup_and_leave_the_text(
+    attack_tokenizer: Tokenizer, text: str
+) -> None:
+    ids = attack_tokenizer.encode(text)
+    page = tokens_to_html(attack_tokenizer, ids, show_ids=True)
+    fresh = with_fresh_ids(page)
+    before, after = Page(page), Page(fresh)
+    assert [(s["text"], s["sub"], s["card"]) for s in after.spans] == [
+        (s["text"], s["sub"], s["card"]) for s in before.spans
+    ]
+    assert not set(before.card_ids) & set(after.card_ids)
+    shown = after.card_rules()  # every card still drawn, by the fresh page's own rules
+    assert shown == before.card_rules()
+    for span in after.spans:
+        [name] = [c for c in span["cls"].split() if c.startswith("k")]
+        assert shown[name] == span["card"]
+    old_name, new_name = (re.findall(r'<div class="bpe (bpe\d+)">', p)[0] for p in (page, fresh))
+    assert after.card_ids[0].startswith(f"{new_name}-")
+    assert f".{new_name} .k" in fresh and f".{old_name} .k" not in fresh
+    plain = tokens_to_html(attack_tokenizer, ids, titles=False)
+    assert with_fresh_ids(plain) == plain  # no cards, no ids to rename

@@ -16,6 +16,7 @@ import streamlit as st
 
 from explorer import Tokenizer, tokens_to_html
 from explorer.stats import TextStats, counted_stats, tokens_at_every_size
+from explorer.token_html import with_fresh_ids
 from ui import state as keys
 from ui.formatting import RawHtml, excerpt
 from ui.run_spec import RunKind
@@ -230,7 +231,7 @@ def show_token_column(
     page = tokens_html_cached(
         tokenizer, run_key, vocab_size, text, color_by=color_by, num_merges=num_merges, limit=limit
     )
-    st.html(RawHtml(page))
+    st.html(RawHtml(with_fresh_ids(page)))  # the same view may be drawn twice (A = B)
     if tokens > limit:
         st.caption(f"The first {fmt_int(limit)} tokens.")
     return tokens
