@@ -12,6 +12,7 @@ of the process, so loading it again is free (the first o200k_base load takes ~2 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,13 +110,7 @@ def load_bundled(name: str) -> Tokenizer:
     if canonical is None:
         known = ", ".join([*BUNDLED_NAMES, *ALIASES])
         raise BundledError(f"there is no bundled vocabulary {name!r}; choose one of {known}")
-    # subtle: functools.cache does not hold back a second caller while the first computes,
-    # so sessions opening the Compare page at once each parsed all three vocabularies;
-    # with the lock, the first caller loads a vocabulary and the others wait for it
-    with _LOAD_LOCKS[canonical]:
-        if canonical not in _LOADED:
-            _LOADED[canonical] = _load(canonical)
-        return _LOADED[canonical]
+    return _kept(canonical, _load)
 
 
 def load_bundled_in_a_child(name: str) -> Tokenizer:
@@ -130,15 +125,29 @@ def load_bundled_in_a_child(name: str) -> Tokenizer:
     canonical = bundled_name(text_argument(name, "name"))
     if canonical is None:
         return load_bundled(name)  # its error names the choices
-    with _LOAD_LOCKS[canonical]:
-        if canonical not in _LOADED:
-            from_child = _load_in_a_child(canonical)
-            _LOADED[canonical] = _load(canonical) if from_child is None else from_child
-        return _LOADED[canonical]
+    return _kept(canonical, _load_in_a_child_or_here)
 
 
 _LOAD_LOCKS = {name: threading.Lock() for name in BUNDLED}
 _LOADED: dict[str, Tokenizer] = {}  # three names at most, kept for the process's life
+
+
+def _kept(name: str, load: Callable[[str], Tokenizer]) -> Tokenizer:
+    """The vocabulary kept for the process, or load(name) kept: one load per name, the
+    other callers waiting for it."""
+    # subtle: functools.cache does not hold back a second caller while the first computes,
+    # so sessions opening the Compare page at once each parsed all three vocabularies;
+    # with the lock, the first caller loads a vocabulary and the others wait for it
+    with _LOAD_LOCKS[name]:
+        if name not in _LOADED:
+            _LOADED[name] = load(name)
+        return _LOADED[name]
+
+
+def _load_in_a_child_or_here(name: str) -> Tokenizer:
+    from_child = _load_in_a_child(name)
+    return _load(name) if from_child is None else from_child
+
 
 _CHILD = (
     "import pickle, sys\n"
