@@ -144,10 +144,8 @@ def state_bytes(state: CountedStep) -> int:
 def table_at(run_key: str, corpus: Corpus, history: MergeHistory, step: int, top: int) -> PairTable:
     """The top pairs after `step` merges of the run, before the next (cached per step)."""
     rule = tie_rule_of(history)
-    key = (run_key, step, top, rule)
-    table = _tables.get(key)
-    if table is None:
-        state = sequences_at(run_key, corpus, step)
-        table = table_of_counted(state, top=top, tie_rule=rule)
-        _tables.put(key, table)
-    return table
+    return _tables.get_or_make(
+        (run_key, step, top, rule),
+        lambda: table_of_counted(sequences_at(run_key, corpus, step), top=top, tie_rule=rule),
+        lambda _: 0,
+    )
