@@ -50,6 +50,12 @@ def token_views(app: AppTest) -> list[str]:
     return views
 
 
+def spelled(view: str) -> str:
+    """The text a coloured passage spells out, as a reader sees it (hover cards left out)."""
+    without_cards = re.sub(r"<div hidden>.*?</div>", "", view)  # the cards' descriptions
+    return html.unescape("".join(re.findall(r">([^<]*)</span>", without_cards)))
+
+
 def labels(app: AppTest) -> list[str]:
     """Markdown texts without the bold marks, and the labels over Animate's passages."""
     found = [text.replace("**", "") for text in texts_of(app.markdown)]

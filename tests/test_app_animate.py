@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 from streamlit.testing.v1 import AppTest
 
 from explorer import train
 from explorer.formats import model_text
-from tests.app_support import labels, narration, open_app, stage_captions, texts_of, token_views
+from tests.app_support import (
+    labels,
+    narration,
+    open_app,
+    spelled,
+    stage_captions,
+    texts_of,
+    token_views,
+)
 from ui import state as keys
 from ui.present import presenter_passage
 from ui.run_spec import RunSpec, text_key
 
 CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
-
-
-def spelled(view: str) -> str:
-    """The text a coloured passage spells out, as a reader sees it (hover cards left out)."""
-    without_cards = re.sub(r"<div hidden>.*?</div>", "", view)  # the cards' descriptions
-    return html.unescape("".join(re.findall(r">([^<]*)</span>", without_cards)))
 
 
 def test_stepping_forward_narrates_each_merge() -> None:

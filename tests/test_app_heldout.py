@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import html
 import json
-import re
 
 import pandas as pd
 import pyarrow as pa
@@ -14,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import train
 from explorer.formats import model_text
 from explorer.holdout import split_holdout
-from tests.app_support import open_app, texts_of, token_views, use_run
+from tests.app_support import open_app, spelled, texts_of, token_views, use_run
 from ui import run_store
 from ui.compare_heldout import GAP_LINE, HELD_OUT
 from ui.run_spec import RunKind, RunSpec, text_key
@@ -79,12 +77,6 @@ def test_training_with_a_held_out_share_trains_on_the_rest() -> None:
     training = curves[curves["Text"] == "Training corpus"]
     first = training[training["Vocab size"] == 256]["Tokens"].item()
     assert first == trained < len(corpus.encode())  # only the training part was trained on
-
-
-def spelled(view: str) -> str:
-    """The text a coloured passage spells out (the cards' descriptions left out)."""
-    view = re.sub(r"<div hidden>.*?</div>", "", view.split("</style>", 1)[1])
-    return html.unescape(re.sub(r"<sub>.*?</sub>|<[^>]+>", "", view))
 
 
 def test_the_preview_shows_only_text_the_tokenizer_trained_on() -> None:
