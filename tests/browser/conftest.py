@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -159,16 +159,11 @@ def grid_cells(area: Locator, timeout_s: float = 10.0) -> list[str]:
     """
     cells = area.locator('[data-testid="stDataFrame"] [role="gridcell"]')
     expect(cells.first).to_be_attached()
-    deadline = time.monotonic() + timeout_s
-    last: list[str] | None = None
-    while True:
-        now: list[str] = cells.evaluate_all("cells => cells.map(cell => cell.textContent)")
-        if now and now == last:
-            return now
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the grid did not settle: {now}")
-        last = now
-        time.sleep(0.1)
+    return _settled(
+        lambda: cells.evaluate_all("cells => cells.map(cell => cell.textContent)"),
+        complete=bool,
+        timeout_s=timeout_s,
+    )
 
 
 _GRID_ROWS_JS = """table => [...table.querySelectorAll('[role="row"]')]
@@ -184,17 +179,31 @@ def grid_rows(table: Locator, timeout_s: float = 10.0) -> list[list[str]]:
     each header and two reads agree. Only the rows in view are there.
     """
     expect(table.locator('[role="gridcell"]').first).to_be_attached()
-    deadline = time.monotonic() + timeout_s
-    last: list[list[str]] | None = None
-    while True:
+
+    def complete(rows: list[list[str]]) -> bool:
         headers = table.locator('[role="columnheader"]').count()
-        rows = table.evaluate(_GRID_ROWS_JS)
-        complete = bool(rows) and all(len(cells) >= headers for cells in rows)
-        if complete and rows == last:
-            return rows
+        return bool(rows) and all(len(cells) >= headers for cells in rows)
+
+    return _settled(lambda: table.evaluate(_GRID_ROWS_JS), complete=complete, timeout_s=timeout_s)
+
+
+Read = TypeVar("Read")
+
+
+def _settled(
+    read: Callable[[], Read], *, complete: Callable[[Read], bool], timeout_s: float
+) -> Read:
+    """read() once it is complete and the same twice running (a redraw has finished)."""
+    deadline = time.monotonic() + timeout_s
+    last: Read | None = None
+    while True:
+        now = read()
+        done = complete(now)
+        if done and now == last:
+            return now
         if time.monotonic() > deadline:
-            raise AssertionError(f"the grid did not settle: {headers} headers, rows {rows}")
-        last = rows if complete else None
+            raise AssertionError(f"the grid did not settle (complete: {done}): {now}")
+        last = now if done else None
         time.sleep(0.1)
 
 
