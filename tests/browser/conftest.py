@@ -208,18 +208,20 @@ def _settled(
 
 
 # A token's hover card is its ::after: whether it shows, and its text (the CSS string
-# read: escapes decoded, Unicode isolates dropped), and its font size.
+# read: escapes decoded, Unicode isolates dropped), its font size, and what could delay it.
 _CARD_JS = r"""token => {
   const after = getComputedStyle(token, '::after'), css = after.content;
   const text = css.startsWith('"') ? css.slice(1, -1).replace(/\\([0-9a-fA-F]{1,6}) ?|\\(.)/g,
     (m, hex, char) => hex ? String.fromCodePoint(parseInt(hex, 16)) : char) : '';
   return {shown: after.display !== 'none' && css !== 'none',
-          text: text.replace(/[\u2066-\u2069]/g, ''), fontSize: after.fontSize};
+          text: text.replace(/[\u2066-\u2069]/g, ''), fontSize: after.fontSize,
+          delay: [after.transitionDuration, after.transitionDelay, after.animationName]};
 }"""
 
 
 def card(token: Locator) -> dict[str, Any]:
-    """A token's hover card now: {"shown": bool, "text": str, "fontSize": "14px"}."""
+    """A token's hover card now: {"shown": bool, "text": str, "fontSize": "14px", "delay":
+    [transition duration, transition delay, animation name]}."""
     found: dict[str, Any] = token.evaluate(_CARD_JS)
     return found
 

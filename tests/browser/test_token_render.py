@@ -44,7 +44,8 @@ def test_hovering_a_token_opens_its_card_at_once(page: Page) -> None:
     first = page.locator(TOKENS).first
     assert not card(first)["shown"]
     first.hover()
-    text = wait_for_card(first, timeout_s=0.5)  # CSS only: no delay, no script
+    text = wait_for_card(first)
+    assert card(first)["delay"] == ["0s", "0s", "none"]  # CSS only: no delay, no script
     assert text.startswith("id 257: 'the'\n")
     assert "merge 2: 'th' + 'e'" in text  # merge k makes id 255 + k
     assert card(first)["fontSize"] == "14px"
