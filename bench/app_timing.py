@@ -19,7 +19,7 @@ click, and the server's CPU time per click is read from /proc/<pid>/stat.
    settling as intermediate marks, then the sidebar link to Tokens until its spans show.
 2. One Animate step: in the browser, the click on the next-step button until
    "After step N" shows (and until the whole page has settled); on the server side, the
-   ui.animation / explorer calls the page makes per step, timed in-process; and the
+   ui.animate.animation / explorer calls the page makes per step, timed in-process; and the
    whole page rerun under Streamlit's AppTest (the script as the server runs it, plus
    AppTest's own bookkeeping, without the websocket and the browser).
 """
@@ -64,7 +64,7 @@ TARGET_STEP_MS = 100.0
 VIEWPORT = {"width": 1400, "height": 1000}
 WAIT_SECONDS = 120  # the longest one measured interval may take before we give up
 QUIET_SECONDS = 1.0  # no script running for this long: Streamlit has settled
-TOKEN_SPANS = '.bpe span[class^="c-"]'  # a coloured token, as explorer.render draws it
+TOKEN_SPANS = '.bpe span[class^="c-"]'  # a coloured token, as explorer.html.render draws it
 
 # Installed before the app loads: stamps the first and the last websocket message from the
 # server after the click that started the armed stopwatch (see ARM_STOPWATCH_JS).
@@ -247,7 +247,8 @@ class TrainTiming:
 
 
 def run_name(corpus: Path) -> str:
-    """The name the app gives the run (ui.runs.run_name): `tinyshakespeare.txt · gpt4 · 5k`."""
+    """The name the app gives the run (ui.session.runs.run_name):
+    `tinyshakespeare.txt · gpt4 · 5k`."""
     return f"{corpus.name} · {PATTERN} · {VOCAB_SIZE / 1000:g}k"
 
 
@@ -395,9 +396,10 @@ def time_server_steps(text: str, steps: int) -> ServerSteps:
     The charts' Vega-Lite specs are built once per run (charts_cached) and not timed.
     """
     from explorer import tokens_to_html, train
-    from ui import animation as anim
-    from ui import animation_charts as anim_charts
-    from ui.formatting import excerpt
+    from ui.animate import animation as anim
+    from ui.animate import charts as anim_charts
+    from ui.views.formatting import excerpt
+    from ui.views.token_text import paragraph_html
 
     result = train([text], VOCAB_SIZE, pattern=PATTERN)
     tokenizer, history = result.tokenizer, result.history
@@ -413,7 +415,7 @@ def time_server_steps(text: str, steps: int) -> ServerSteps:
         frame = anim.passage_frame(before, after, passage, 255 + step)
         framed = time.perf_counter()
         anim.merge_card_html(tokenizer, history.steps[step - 1])
-        anim.paragraph_html(anim.narration(history, step, tokenizer))
+        paragraph_html(anim.narration(history, step, tokenizer))
         for shown, ids, marked in [
             (before, frame.before.ids, frame.pair_positions),
             (after, frame.after.ids, frame.fused_positions),
@@ -520,7 +522,7 @@ def notes(corpus: Path) -> str:
             "websocket message arrives.",
             "server_cpu: the server process's CPU time (/proc, 10 ms ticks) from the click",
             "until the page is idle.",
-            "step_server: the ui.animation / explorer calls of one forward step,",
+            "step_server: the ui.animate.animation / explorer calls of one forward step,",
             "in-process, without Streamlit.",
             "step_apptest_rerun: the whole Animate page rerun under AppTest after the click",
             "(script + Streamlit + AppTest's bookkeeping; no websocket, no browser).",

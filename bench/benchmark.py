@@ -83,7 +83,7 @@ print(json.dumps({{{{"seconds": seconds, "merges": tok.get_vocab_size() - 256, "
 NAIVE_TRAIN = f"""
 import json, sys, time
 sys.path.insert(0, {str(ROOT)!r})
-from explorer.pretokenize import GPT2_PATTERN
+from explorer.encoding.pretokenize import GPT2_PATTERN
 from tests.naive import get_stats, merge, split_text
 text = open({{path!r}}, encoding="utf-8", newline="").read()
 start = time.perf_counter()
@@ -124,7 +124,7 @@ import json, sys, time
 import tiktoken
 from tiktoken.load import data_gym_to_mergeable_bpe_ranks
 sys.path.insert(0, {str(ROOT)!r})
-from explorer.pretokenize import GPT2_PATTERN
+from explorer.encoding.pretokenize import GPT2_PATTERN
 gpt2 = {str(ROOT / "vocabularies" / "gpt2")!r}
 start = time.perf_counter()
 ranks = data_gym_to_mergeable_bpe_ranks(gpt2 + "/vocab.bpe", gpt2 + "/encoder.json")

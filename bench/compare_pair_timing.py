@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from explorer import load_bundled, train  # noqa: E402
-from explorer.merge_diff import merge_diff, merge_tokens  # noqa: E402
-from ui.compare_merges import lone_frame, scatter_frame  # noqa: E402
+from explorer.analysis.merge_diff import merge_diff, merge_tokens  # noqa: E402
+from ui.compare.merges import lone_frame, scatter_frame  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "tinyshakespeare.txt"
 
@@ -58,7 +58,7 @@ def page_time(text: str, run_size: int) -> dict[str, float]:
     """The Compare page under AppTest with the 20k run current and GPT-4o as B."""
     from streamlit.testing.v1 import AppTest
 
-    from ui.run_spec import RunSpec, text_key
+    from ui.session.run_spec import RunSpec, text_key
 
     app = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=600)
     app.run()

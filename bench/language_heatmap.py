@@ -27,17 +27,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from explorer import Tokenizer, load_bundled, train  # noqa: E402
-from explorer.formats import model_text  # noqa: E402
-from explorer.language_cost import language_curves  # noqa: E402
-from ui.compare_charts import LANGUAGE_TITLE  # noqa: E402
-from ui.compare_languages import (  # noqa: E402
+from explorer.analysis.language_cost import language_curves  # noqa: E402
+from explorer.files.formats import model_text  # noqa: E402
+from ui.compare.charts import LANGUAGE_TITLE  # noqa: E402
+from ui.compare.languages import (  # noqa: E402
     HEATMAP_TITLE,
     heatmap_chart,
     heatmap_frame,
     tax_chart,
     tax_frame,
 )
-from ui.samples import udhr_texts  # noqa: E402
+from ui.session.samples import udhr_texts  # noqa: E402
 
 CHART_DRAWN = """(title) => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
   .some(c => c.textContent.includes(title) && c.querySelector('svg.marks'))"""

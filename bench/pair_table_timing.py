@@ -2,7 +2,7 @@
 
 Not a test. Two measures, each printed as medians and p95 in a JSON object:
 
-1. table: the pair table's own work in-process (ui.pair_tables.table_at and the rows the
+1. table: the pair table's own work in-process (ui.animate.pair_tables.table_at and the rows the
    page draws), for a cold jump to a step nothing is kept for (split back from the last
    step), and for a step forward from the step before (one `advance`); and the work done
    once per run (counting the corpus, bringing it to the last step);
@@ -35,11 +35,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from explorer import train  # noqa: E402
-from explorer.corpus import count_chunks  # noqa: E402
-from explorer.pair_table import chunks_touched, sequences_after  # noqa: E402
-from ui import pair_tables  # noqa: E402
-from ui.animation import pair_text  # noqa: E402
-from ui.pair_table_view import table_rows  # noqa: E402
+from explorer.analysis.pair_table import chunks_touched, sequences_after  # noqa: E402
+from explorer.training.corpus import count_chunks  # noqa: E402
+from ui.animate import pair_tables  # noqa: E402
+from ui.animate.animation import pair_text  # noqa: E402
+from ui.animate.pair_table_view import table_rows  # noqa: E402
 
 VOCAB_SIZE = 5000
 PATTERN = "gpt4"
@@ -101,8 +101,8 @@ def time_tables(text: str, steps: int) -> dict[str, dict[str, float]]:
 
 def time_page(text: str, steps: int) -> dict[str, dict[str, float]]:
     from tests.app_support import open_app
-    from ui import state as keys
-    from ui.run_spec import RunSpec, text_key
+    from ui.session import state as keys
+    from ui.session.run_spec import RunSpec, text_key
 
     app = open_app("animate")
     texts = (text,)
@@ -139,12 +139,12 @@ async def slide(client: Any, key: str, value: int, until: str) -> Any:
 async def time_server(text: str, steps: int) -> dict[str, dict[str, float]]:
     """Steps on a real server, the run stored on its disk and opened by its key."""
     from bench.ws_client import connected
-    from explorer.formats import model_text
-    from explorer.history_file import history_json
+    from explorer.files.formats import model_text
+    from explorer.files.history_file import history_json
     from scripts.app_server import running_server
-    from ui import run_store
-    from ui import state as keys
-    from ui.run_spec import RunSpec, text_key
+    from ui.session import run_store
+    from ui.session import state as keys
+    from ui.session.run_spec import RunSpec, text_key
 
     texts = (text,)
     spec = RunSpec("tiny", "tinyshakespeare.txt", text_key(texts), VOCAB_SIZE, PATTERN)

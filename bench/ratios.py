@@ -85,7 +85,7 @@ import json, sys, time
 import tiktoken
 from tiktoken.load import data_gym_to_mergeable_bpe_ranks
 sys.path.insert(0, {root!r})
-from explorer.pretokenize import GPT2_PATTERN
+from explorer.encoding.pretokenize import GPT2_PATTERN
 gpt2 = {gpt2!r}
 ranks = data_gym_to_mergeable_bpe_ranks(gpt2 + "/vocab.bpe", gpt2 + "/encoder.json")
 enc = tiktoken.Encoding("gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,

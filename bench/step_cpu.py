@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 from bench import load_test, load_ws  # noqa: E402
 from bench.ws_client import StreamlitClient, connected  # noqa: E402
 from scripts.app_server import Server, running_server  # noqa: E402
-from ui import state as keys  # noqa: E402
-from ui.run_spec import run_name  # noqa: E402
+from ui.session import state as keys  # noqa: E402
+from ui.session.run_spec import run_name  # noqa: E402
 
 WARM_UP_STEPS = 10
 

@@ -7,16 +7,22 @@ Plain Python plus `regex`; it never imports streamlit, pandas or altair.
     [258, 100, 258, 97, 99]
 """
 
-from explorer.bundled import BUNDLED_NAMES, BundledError, load_bundled
-from explorer.corpus import CorpusError
-from explorer.formats import FormatError, load_model, parse_model, save_model
-from explorer.history import MergeHistory, MergeStep, StopReason
-from explorer.history_file import load_history, parse_history_json, save_history
-from explorer.pretokenize import PRESETS, PatternError
-from explorer.render import render_token
-from explorer.token_html import tokens_to_html
-from explorer.tokenizer import Encoding, SpecialTokenError, Tokenizer, TokenizerError
-from explorer.train import TrainingError, TrainingResult, train, train_files, train_word_counts
+from explorer.encoding.pretokenize import PRESETS, PatternError
+from explorer.encoding.tokenizer import Encoding, SpecialTokenError, Tokenizer, TokenizerError
+from explorer.files.bundled import BUNDLED_NAMES, BundledError, load_bundled
+from explorer.files.formats import FormatError, load_model, parse_model, save_model
+from explorer.files.history_file import load_history, parse_history_json, save_history
+from explorer.html.render import render_token
+from explorer.html.token_html import tokens_to_html
+from explorer.training.corpus import CorpusError
+from explorer.training.history import MergeHistory, MergeStep, StopReason
+from explorer.training.train import (
+    TrainingError,
+    TrainingResult,
+    train,
+    train_files,
+    train_word_counts,
+)
 
 __all__ = [
     "BUNDLED_NAMES",

@@ -21,21 +21,21 @@ import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from explorer.bundled import ALIASES, BUNDLED_NAMES, BundledError, bundled_name, load_bundled
-from explorer.corpus import CorpusError, block_method, parse_word_counts
-from explorer.formats import (
+from explorer.encoding.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
+from explorer.encoding.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
+from explorer.files.bundled import ALIASES, BUNDLED_NAMES, BundledError, bundled_name, load_bundled
+from explorer.files.formats import (
     FormatError,
     decode_utf8,
     model_text,
     read_utf8,
     vocab_text,
 )
-from explorer.history_file import history_json, parse_history_for
-from explorer.loading import load_tokenizer_file
-from explorer.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
-from explorer.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
-from explorer.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
-from explorer.train import TrainingError, TrainingResult, train_files, train_word_counts
+from explorer.files.history_file import history_json, parse_history_for
+from explorer.files.loading import load_tokenizer_file
+from explorer.training.corpus import CorpusError, block_method, parse_word_counts
+from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
+from explorer.training.train import TrainingError, TrainingResult, train_files, train_word_counts
 
 PROG = "python -m explorer"
 
@@ -291,7 +291,9 @@ def run_encode(args: argparse.Namespace) -> None:
     tokenizer = load_tokenizer(args.model)
     text = decode_utf8(*_read_input(args.file))
     allowed = _allowed_specials(tokenizer, args.allowed_special)
-    from explorer.parallel_encode import ids_text  # here: multiprocessing is for encode alone
+    from explorer.encoding.parallel_encode import (
+        ids_text,  # here: multiprocessing is for encode alone
+    )
 
     try:
         line = ids_text(tokenizer, text, allowed)

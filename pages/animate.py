@@ -13,18 +13,16 @@ from typing import Any
 import streamlit as st
 
 from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
-from ui import animation as anim
-from ui import animation_charts as anim_charts
-from ui import playback, quiz
-from ui import state as keys
-from ui.formatting import RawHtml, excerpt, plural
-from ui.lesson_download import lesson_download
-from ui.lru import SharedLru
-from ui.pair_table_view import NO_CORPUS, beside_style, step_areas
-from ui.present import presenter_passage, presenting
-from ui.quiz_view import pair_panel
-from ui.run_spec import RunKind
-from ui.runs import (
+from ui.animate import animation as anim
+from ui.animate import charts as anim_charts
+from ui.animate import playback, quiz
+from ui.animate.lesson.download import lesson_download
+from ui.animate.pair_table_view import NO_CORPUS, beside_style, step_areas
+from ui.animate.quiz_view import pair_panel
+from ui.session import state as keys
+from ui.session.lru import SharedLru
+from ui.session.run_spec import RunKind
+from ui.session.runs import (
     Run,
     current_run_or_error,
     origin,
@@ -34,9 +32,12 @@ from ui.runs import (
     view_tokenizer,
     view_vocab_size,
 )
-from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
+from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.shell import run_page
-from ui.token_view import follow_text, mark_edited
+from ui.views.formatting import RawHtml, excerpt, plural
+from ui.views.present import presenter_passage, presenting
+from ui.views.token_text import paragraph_html
+from ui.views.token_view import follow_text, mark_edited
 
 NO_HISTORY = (
     "This tokenizer was {origin}: it has its merges but not a training history (pair "
@@ -235,7 +236,7 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
     told = []
     if step:
         told.append(anim.merge_card_html(run.tokenizer, history.steps[step - 1]))
-    told.append(anim.paragraph_html(anim.narration(history, step, run.tokenizer)))
+    told.append(paragraph_html(anim.narration(history, step, run.tokenizer)))
     if not passage:
         st.html(RawHtml(_GAP.join(told)))
         st.info("The passage is empty: type a text in the Passage box above.")

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state as keys
-from ui.compare_bend import bend_marks, bends_of, show_bend_sentences, stopped_early_at
-from ui.compare_charts import (
+from ui.compare.bend import bend_marks, bends_of, show_bend_sentences, stopped_early_at
+from ui.compare.charts import (
     OPENAI,
     compression_chart,
     curve_ratio_at,
@@ -21,12 +20,12 @@ from ui.compare_charts import (
     tokens_at,
     training_counts_cached,
 )
-from ui.compare_heldout import heldout_curve, heldout_section
-from ui.compare_languages import language_growth_section
-from ui.compare_overlap import overlap_section
-from ui.compare_pair import pair_section
-from ui.formatting import excerpt, markdown_text, plural
-from ui.runs import (
+from ui.compare.heldout import heldout_curve, heldout_section
+from ui.compare.languages import language_growth_section
+from ui.compare.overlap import overlap_section
+from ui.compare.pair import pair_section
+from ui.session import state as keys
+from ui.session.runs import (
     Run,
     bundled_spec,
     current_run_or_error,
@@ -39,9 +38,10 @@ from ui.runs import (
     view_tokenizer,
     view_vocab_size,
 )
-from ui.samples import text_beside
+from ui.session.samples import text_beside
 from ui.shell import run_page
-from ui.token_view import (
+from ui.views.formatting import excerpt, markdown_text, plural
+from ui.views.token_view import (
     COLOR_HELP,
     COLOR_LABELS,
     corpus_excerpt,

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.stats import TextStats
-from ui import encode_steps, links
-from ui import state as keys
-from ui.formatting import RawHtml, plural
-from ui.runs import (
+from explorer.analysis.stats import TextStats
+from ui.session import links
+from ui.session import state as keys
+from ui.session.runs import (
     Run,
     current_run_or_error,
     texts_of,
@@ -17,7 +16,9 @@ from ui.runs import (
     view_vocab_size,
 )
 from ui.shell import run_page
-from ui.token_view import (
+from ui.tokens import encode_steps
+from ui.views.formatting import RawHtml, plural
+from ui.views.token_view import (
     COLOR_HELP,
     COLOR_LABELS,
     MAX_RENDERED_TOKENS,

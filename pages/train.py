@@ -6,13 +6,10 @@ from typing import Any
 
 import streamlit as st
 
-from ui import formatting as fmt
-from ui import links, progress, train_holdout, train_results
-from ui import state as keys
-from ui import tie_rule_form as ties
-from ui import tokenizer_files as ts
-from ui import train_form as form
-from ui.runs import (
+from ui.session import links
+from ui.session import state as keys
+from ui.session import train_inputs as form
+from ui.session.runs import (
     MAX_APP_VOCAB_SIZE,
     MAX_RUNS,
     RunSpec,
@@ -21,8 +18,14 @@ from ui.runs import (
     current_spec,
     train_spec,
 )
-from ui.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
+from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.shell import run_page
+from ui.train import holdout as train_holdout
+from ui.train import progress
+from ui.train import results as train_results
+from ui.train import tie_rule_form as ties
+from ui.train import tokenizer_files as ts
+from ui.views import formatting as fmt
 
 SOURCES = {
     "sample": "Sample",

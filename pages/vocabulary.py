@@ -8,12 +8,11 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer
-from explorer.lineage import text_lineage_dot
-from ui import links
-from ui import state as keys
-from ui.compare_charts import OPENAI
-from ui.run_spec import RunKind
-from ui.runs import (
+from explorer.analysis.lineage import text_lineage_dot
+from ui.session import links
+from ui.session import state as keys
+from ui.session.run_spec import OPENAI, RunKind
+from ui.session.runs import (
     Run,
     add_run,
     bundled_spec,
@@ -24,8 +23,8 @@ from ui.runs import (
     view_vocab_size,
 )
 from ui.shell import run_page
-from ui.vocab_charts import length_by_step, length_histogram
-from ui.vocab_view import (
+from ui.vocabulary.charts import length_by_step, length_histogram
+from ui.vocabulary.view import (
     COLUMNS,
     EAGER_DESCENDANTS,
     FILTERS,

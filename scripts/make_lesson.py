@@ -13,9 +13,9 @@ import argparse
 from pathlib import Path
 
 from explorer import train
-from explorer.corpus import count_chunks
-from ui.lesson_html import lesson_html
-from ui.run_spec import run_name
+from explorer.training.corpus import count_chunks
+from ui.animate.lesson.page import lesson_html
+from ui.session.run_spec import run_name
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_LESSON = ROOT / "docs" / "lesson_aaabdaaabac.html"

@@ -9,6 +9,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 # load GPT-2's, GPT-4's and GPT-4o's vocabularies from the first session on, each in a
-# child Python (ui/run_cache.py preload_bundled)
+# child Python (ui/session/run_cache.py preload_bundled)
 export BPE_EXPLORER_PRELOAD="${BPE_EXPLORER_PRELOAD:-1}"
 exec .venv/bin/python -m streamlit run streamlit_app.py "$@"

@@ -23,16 +23,14 @@ from pathlib import Path
 import streamlit as st
 
 from explorer import StopReason
-from explorer.pretokenize import preset_name
-from explorer.tie_rules import DEFAULT_TIE_RULE
-from ui import links
-from ui import state as keys
-from ui.formatting import markdown_text, plural
-from ui.gc_tuning import freeze_after_first_run
-from ui.opening import init_session, retrain_from_link
-from ui.present import inject_style, presenter_toggle
-from ui.run_cache import preload_bundled
-from ui.runs import (
+from explorer.encoding.pretokenize import preset_name
+from explorer.training.tie_rules import DEFAULT_TIE_RULE
+from ui.session import links
+from ui.session import state as keys
+from ui.session.gc_tuning import freeze_after_first_run
+from ui.session.opening import init_session, retrain_from_link
+from ui.session.run_cache import preload_bundled
+from ui.session.runs import (
     Run,
     current_run_or_error,
     current_spec,
@@ -40,6 +38,8 @@ from ui.runs import (
     trained_vocab_size,
     view_vocab_size,
 )
+from ui.views.formatting import markdown_text, plural
+from ui.views.present import inject_style, presenter_toggle
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 APP_TITLE = "BPE Merge Explorer"
@@ -121,7 +121,8 @@ def sidebar() -> Run | None:
 
 
 def link_notice() -> None:
-    """Say why a link's tokenizer is not shown, while its stand-in is (see ui/opening.py)."""
+    """Say why a link's tokenizer is not shown, while its stand-in is (see
+    ui/session/opening.py)."""
     notice = st.session_state.get(keys.LINK_NOTICE)
     if not notice:
         return

@@ -2,7 +2,7 @@
 
 One numbering (merge k makes id 255 + k on every page), colour as a function of the id
 alone, and pages that follow the run the sidebar chooses. The AppTests check the same
-state (tests/test_app_one_numbering.py, test_render.py, the "another run" tests of
+state (tests/app/test_app_one_numbering.py, test_render.py, the "another run" tests of
 test_app_tokens, _animate and _compare); these check what the browser draws from it.
 """
 
@@ -26,7 +26,7 @@ from tests.browser.conftest import (
     wait_for_card,
     wait_until_idle,
 )
-from ui.samples import ENGLISH_UDHR
+from ui.session.samples import ENGLISH_UDHR
 
 AAAB = "sample=aaabdaaabac&vocab=259&pattern=none"  # the worked example
 TOKEN, MERGE = 258, 3  # 'aaab', made by the third merge: merge k creates id 255 + k

@@ -9,11 +9,11 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from explorer import Tokenizer, render_token, train
-from explorer.encode_trace import EncodeStep, fused_starts, trace_encoding
+from explorer.encoding.encode_trace import EncodeStep, fused_starts, trace_encoding
 from tests.browser.conftest import go_to, keyed, wait_until_idle
 from tests.browser.test_accessibility import VIEWPORT, assert_accessible
-from ui import state as keys
-from ui.samples import sample_text
+from ui.session import state as keys
+from ui.session.samples import sample_text
 
 WORD = "tokenization"
 STEP_LABEL = re.compile(r"^Step \d+ of \d+$")

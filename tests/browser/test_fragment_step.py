@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bench.ws_client import connected
 from scripts.app_server import Server
-from ui import state as keys
+from ui.session import state as keys
 
 CLASSIC = "sample=aaabdaaabac&vocab=259&pattern=none"
 

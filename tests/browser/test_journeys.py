@@ -26,7 +26,7 @@ from tests.browser.conftest import (
 )
 from tests.conftest import SHARED
 
-TOKEN_SPANS = '.bpe span[class^="c-"]'  # a coloured token, as explorer.render draws it
+TOKEN_SPANS = '.bpe span[class^="c-"]'  # a coloured token, as explorer.html.render draws it
 ENCODE_ME = "First Citizen: Before we proceed any further, hear me speak. Zwölf Boxkämpfer!"
 
 

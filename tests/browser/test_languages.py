@@ -5,8 +5,8 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import go_to, main_area
-from ui.compare_languages import HEATMAP_TITLE, TAX_TITLE
-from ui.compare_overlap import OVERLAP_TITLE
+from ui.compare.languages import HEATMAP_TITLE, TAX_TITLE
+from ui.compare.overlap import OVERLAP_TITLE
 
 
 def test_the_language_heatmap_and_token_tax_are_drawn(app: Page) -> None:

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from explorer import train
-from explorer.token_html import tokens_to_html
+from explorer.html.token_html import tokens_to_html
 from scripts.app_server import Server
 from tests.browser.conftest import go_to, keyed, main_area, set_text_area, wait_until_idle
 

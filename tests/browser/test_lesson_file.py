@@ -13,14 +13,14 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from explorer import train
-from explorer.corpus import count_chunks
+from explorer.training.corpus import count_chunks
 from scripts.app_server import Server
 from scripts.make_lesson import SAMPLE_LESSON
 from tests.browser.conftest import IDLE_SECONDS, keyed, main_area, wait_until_idle
 from tests.browser.test_accessibility import BLOCKING, axe_violations, report
-from ui.animation import narration
-from ui.lesson_html import lesson_html
-from ui.samples import sample_text
+from ui.animate.animation import narration
+from ui.animate.lesson.page import lesson_html
+from ui.session.samples import sample_text
 
 CLASSIC = train("aaabdaaabac", 259, pattern="none")
 

@@ -27,7 +27,7 @@ from tests.browser.conftest import (
     train_pasted,
     wait_until_idle,
 )
-from ui.run_store import PAUSE_VARIABLE
+from ui.session.run_store import PAUSE_VARIABLE
 
 TEXT = "How much wood would a woodchuck chuck if a woodchuck could chuck wood? " * 12
 OTHER = "She sells sea shells by the sea shore; the shells she sells are sea shells. " * 12

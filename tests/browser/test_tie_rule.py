@@ -15,7 +15,7 @@ from tests.browser.conftest import (
     sidebar_tokenizer_input,
     wait_until_idle,
 )
-from ui.tie_rule_form import TEXTBOOK_EXAMPLE
+from ui.train.tie_rule_form import TEXTBOOK_EXAMPLE
 
 TEXTBOOK_RUN = "aaabdaaabac · none · lowest-ids · 259"
 NARRATION = re.compile(r"^Step \d+: ")

@@ -1,6 +1,6 @@
 """The coloured tokens in a real browser: cards open on hover, Tab and tap; RTL text reads right.
 
-No Streamlit server: explorer.render's HTML is set as the content of a plain page, which is
+No Streamlit server: explorer.html.render's HTML is set as the content of a plain page, which is
 what st.html puts in the app's page (without the sandbox of an iframe).
 """
 
@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from explorer import Tokenizer
-from explorer.render import render_token
-from explorer.token_html import tokens_to_html
+from explorer.html.render import render_token
+from explorer.html.token_html import tokens_to_html
 from tests.browser.conftest import card, wait_for_card
 
 ARABIC_WHOLE, ARABIC_BYTES = (

@@ -1,0 +1,429 @@
+"""A byte-level BPE tokenizer: merges, a pre-tokenizer pattern and special tokens.
+
+Encoding applies the lowest-rank merge first inside each pre-token chunk. The
+vocabulary is always rebuilt from the merges, never stored twice.
+
+Trained tokenizers give byte b the id b. Imported ones (GPT-2, cl100k, o200k) number
+the 256 single bytes in another order; `byte_ids[b]` is then byte b's id, and
+encoding maps bytes through it before merging.
+
+    >>> tok = Tokenizer([(97, 97), (256, 97), (257, 98)])
+    >>> tok.encode("aaabdaaabac")
+    [258, 100, 258, 97, 99]
+    >>> tok.decode([258, 100])
+    'aaabd'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Literal
+
+from explorer.base.arguments import (
+    merge_pairs,
+    pattern_argument,
+    strings_argument,
+    text_argument,
+    token_ids,
+    whole_number,
+)
+from explorer.base.collector import collector_paused
+from explorer.encoding.merging import ChunkEncoder
+from explorer.encoding.pretokenize import (
+    as_unicode,
+    compile_pattern,
+    covering_pieces,
+    match_timeout,
+    preset_name,
+    special_splitter,
+    split_chunks,
+    split_specials,
+)
+
+_IDENTITY = tuple(range(256))  # byte_ids of every trained tokenizer: byte b has id b
+
+SpecialSet = Literal["all", "none"] | Collection[str]
+
+
+class TokenizerError(ValueError):
+    """A tokenizer asked to do something it cannot: bad merges, unknown ids."""
+
+
+class SpecialTokenError(TokenizerError):
+    """The text contains a special token that encode was not allowed to use.
+
+    `token` names it, so a caller (the command line) can say which of its own options
+    to use instead.
+    """
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """Token ids with where each came from: character and byte spans in the input.
+
+    Spans are half-open and cover the input in order. A character belongs to the token
+    that holds its first byte; a token made only of a character's later bytes has an
+    empty character span.
+    """
+
+    ids: list[int]
+    spans: list[tuple[int, int]]
+    byte_spans: list[tuple[int, int]]
+
+
+class Tokenizer:
+    """Byte-level BPE: ids 0-255 are bytes, merge k makes id 256 + k, specials come after.
+
+    `byte_ids` numbers the bytes: byte b has id `byte_ids[b]` (default: b itself).
+    `trained` says the merges come from BPE training (or from tiktoken's formats, which
+    encode a piece that is a whole token as that token), so encoding may take such a
+    piece whole; otherwise each token is checked once before it is taken whole.
+
+    >>> swapped = [*range(97), 98, 97, *range(99, 256)]  # a and b trade ids
+    >>> tok = Tokenizer([(98, 98)], byte_ids=swapped)
+    >>> tok.encode("aab"), tok.vocab[256], tok.decode([98, 97])
+    ([256, 97], b'aa', 'ab')
+    """
+
+    def __init__(
+        self,
+        merges: Sequence[tuple[int, int]] = (),
+        *,
+        pattern: str = "",
+        special_tokens: Mapping[str, int] | Iterable[str] = (),
+        byte_ids: Sequence[int] | None = None,
+        trained: bool = False,
+    ) -> None:
+        self.merges: list[tuple[int, int]] = merge_pairs(merges)
+        pattern = pattern_argument(pattern)
+        if not isinstance(special_tokens, Mapping):
+            special_tokens = strings_argument(special_tokens, "special_tokens")
+        self.byte_ids: tuple[int, ...] = _byte_permutation(byte_ids)
+        # subtle: bytes.translate needs a 256-byte table, which a permutation of 0-255 is
+        self._byte_table = None if self.bytes_in_order else bytes(self.byte_ids)
+        self.vocab: dict[int, bytes] = _build_vocab(self.merges, self.byte_ids)
+        self.ranks: dict[tuple[int, int], int] = {
+            pair: 256 + rank for rank, pair in enumerate(self.merges)
+        }
+        self.pattern = pattern
+        self._compiled = compile_pattern(pattern)
+        # A preset's matches cover any text (every character is a letter, a number, a
+        # space or something else, each with an alternative), so they need no check;
+        # a custom pattern's gaps become pieces of their own.
+        self._pieces = split_chunks if preset_name(pattern) is not None else covering_pieces
+        self.special_tokens = _special_ids(special_tokens, 256 + len(self.merges))
+        self.special_by_id = {i: s for s, i in self.special_tokens.items()}
+        self._splitter = special_splitter(self.special_tokens)
+        self.trained = trained
+        self._chunks = ChunkEncoder(self.vocab, self.ranks, self._byte_table, trained=trained)
+
+    def __repr__(self) -> str:
+        order = "" if self.bytes_in_order else ", byte_ids=<permuted>"
+        return (
+            f"Tokenizer(vocab_size={self.vocab_size}, pattern={self.pattern!r}, "
+            f"special_tokens={self.special_tokens!r}{order})"
+        )
+
+    @property
+    def bytes_in_order(self) -> bool:
+        """True when byte b has id b, as in every tokenizer this explorer trains."""
+        return self.byte_ids == _IDENTITY
+
+    def initial_ids(self, chunk: str) -> list[int]:
+        """The ids one chunk starts from before any merge: one per UTF-8 byte.
+
+        >>> Tokenizer().initial_ids("hé")
+        [104, 195, 169]
+        """
+        data = text_argument(chunk, "chunk").encode("utf-8", "surrogatepass")
+        if self._byte_table is not None:
+            data = data.translate(self._byte_table)
+        return list(data)
+
+    @property
+    def vocab_size(self) -> int:
+        """256 bytes plus one id per merge (special tokens not counted)."""
+        return 256 + len(self.merges)
+
+    def at_vocab_size(self, vocab_size: int) -> Tokenizer:
+        """The tokenizer of the first `vocab_size - 256` merges; special ids follow them.
+
+        >>> Tokenizer([(97, 97), (256, 97)]).at_vocab_size(257).merges
+        [(97, 97)]
+        """
+        vocab_size = whole_number(vocab_size, "vocab_size")
+        if vocab_size < 256:
+            raise TokenizerError(
+                f"vocab_size must be at least 256, so we can encode all bytes (got {vocab_size})"
+            )
+        if vocab_size >= self.vocab_size:
+            return self
+        smaller = Tokenizer(
+            self.merges[: vocab_size - 256],
+            pattern=self.pattern,
+            special_tokens=list(self.special_tokens),
+            byte_ids=self.byte_ids,
+            trained=self.trained,  # the first merges of a trained tokenizer are trained too
+        )
+        smaller._chunks.take_tables_from(self._chunks, vocab_size)
+        return smaller
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes of one token; a special token gives its UTF-8 text."""
+        if type(token_id) is not int:  # subtle: 97.0 and True would find ids 97 and 1
+            token_id = whole_number(token_id, "token_id")
+        if token_id in self.vocab:
+            return self.vocab[token_id]
+        if token_id in self.special_by_id:
+            return self.special_by_id[token_id].encode("utf-8")
+        raise TokenizerError(
+            f"token id {token_id} is not in this tokenizer "
+            f"(ids 0-{self.vocab_size - 1} and special tokens {sorted(self.special_by_id)})"
+        )
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The bytes of the tokens, joined: `Tokenizer().decode_bytes([104, 105]) == b"hi"`."""
+        return b"".join(map(self.token_bytes, token_ids(ids)))
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Decode to text; bytes that are not valid UTF-8 become U+FFFD."""
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: SpecialSet = "none",
+        disallowed_special: SpecialSet = "all",
+    ) -> list[int]:
+        """Encode text to ids, with tiktoken's rules for special tokens.
+
+        A special token in the text that is neither allowed nor explicitly permitted as
+        plain text (`disallowed_special=()`) raises SpecialTokenError. Text that is not
+        valid Unicode is encoded as tiktoken does: a surrogate pair written as two code
+        points as its character, a lone surrogate as U+FFFD (never bytes that are not
+        UTF-8), so only there decode(encode(s)) differs from s.
+        """
+        return self._encode_ids(text, allowed_special, disallowed_special)
+
+    def check_specials(
+        self,
+        text: str,
+        allowed_special: SpecialSet = "none",
+        disallowed_special: SpecialSet = "all",
+    ) -> None:
+        """Raise the SpecialTokenError `encode` would raise for these arguments, else None.
+
+        >>> Tokenizer(special_tokens=["<|x|>"]).check_specials("a<|x|>", allowed_special="all")
+        """
+        self._allowed(allowed_special, disallowed_special, text)
+
+    def prepare_encoding(self) -> None:
+        """Build encoding's lookup tables now (else the first encode does): ~0.03 s for GPT-2."""
+        self._chunks.prepare()
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode with special tokens treated as plain text."""
+        return self.encode(text, disallowed_special=())
+
+    def encode_with_spans(
+        self,
+        text: str,
+        *,
+        allowed_special: SpecialSet = "none",
+        disallowed_special: SpecialSet = "all",
+    ) -> Encoding:
+        """Encode and say where each token came from, so a view never re-tokenises.
+
+        Character spans are in `text` as given, also where a surrogate pair written as
+        two code points was encoded as its character (see `encode`).
+        """
+        ids = self._encode_ids(text, allowed_special, disallowed_special)  # checks text
+        byte_spans: list[tuple[int, int]] = []
+        position = 0
+        for token in ids:
+            end = position + len(self.token_bytes(token))
+            byte_spans.append((position, end))
+            position = end
+        unicode = as_unicode(text)
+        spans = _char_spans(unicode, byte_spans)
+        if len(unicode) != len(text):
+            starts = _code_point_starts(text)
+            spans = [(starts[a], starts[b]) for a, b in spans]
+        return Encoding(ids, spans, byte_spans)
+
+    def _encode_ids(
+        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
+    ) -> list[int]:
+        ids: list[int] | None = None
+        text = as_unicode(text_argument(text, "text"))
+        with collector_paused():
+            for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
+                if ids is None:
+                    ids = piece_ids  # a fresh list: no need to copy the first segment's ids
+                else:
+                    ids += piece_ids
+        return ids or []
+
+    def pre_tokens(
+        self,
+        text: str,
+        *,
+        allowed_special: SpecialSet = "none",
+        disallowed_special: SpecialSet = "all",
+    ) -> list[tuple[str, bool]]:
+        """The pieces encode merges inside, in order, each with whether it is a special token.
+
+        The same split, special-token rules and errors as `encode`, for views that show
+        how each piece is encoded (explorer.encoding.encode_trace).
+
+        >>> tok = Tokenizer(pattern=r" ?\\w+", special_tokens=["<|x|>"])
+        >>> tok.pre_tokens("hi you<|x|>!", allowed_special="all")
+        [('hi', False), (' you', False), ('<|x|>', True), ('!', False)]
+        """
+        text = as_unicode(text_argument(text, "text"))
+        return [
+            (piece, segment is not None)
+            for segment, pieces in self._segments(text, allowed_special, disallowed_special)
+            for piece in (pieces if segment is None else [segment])
+        ]
+
+    def _encode_pieces(
+        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
+    ) -> Iterable[list[int]]:
+        for special, pieces in self._segments(text, allowed_special, disallowed_special):
+            if special is not None:
+                yield [self.special_tokens[special]]
+            else:
+                yield self._chunks.encode_chunks(pieces)
+
+    def _segments(
+        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
+    ) -> Iterable[tuple[str | None, list[str]]]:
+        """(special token, []) for an allowed special, else (None, the pre-token pieces)."""
+        allowed = self._allowed(allowed_special, disallowed_special, text)
+        splitter = special_splitter(allowed) if allowed else None
+        timeout = match_timeout(self.pattern, len(text))
+        for segment, is_special in split_specials(text, splitter):
+            if is_special:
+                yield segment, []
+            else:
+                yield None, self._pieces(segment, self._compiled, timeout=timeout)
+
+    def _allowed(self, allowed: SpecialSet, disallowed: SpecialSet, text: str) -> set[str]:
+        for name, value in (("allowed_special", allowed), ("disallowed_special", disallowed)):
+            if value not in ("all", "none"):
+                strings_argument(value, name)
+        specials = set(self.special_tokens)
+        allowed_set = specials if allowed == "all" else set() if allowed == "none" else set(allowed)
+        unknown = allowed_set - specials
+        if unknown:
+            raise SpecialTokenError(
+                f"allowed_special names {sorted(unknown)}, which are not special tokens of "
+                f"this tokenizer (it has {sorted(specials)})"
+            )
+        if disallowed == "all":
+            forbidden = specials - allowed_set
+        elif disallowed == "none":
+            forbidden = set()
+        else:
+            forbidden = set(disallowed)
+        for token in sorted(forbidden):
+            if token in text:
+                raise SpecialTokenError(
+                    f"the text contains the special token {token!r}. Pass "
+                    f"allowed_special={{{token!r}}} (or 'all') to encode it as a special "
+                    "token, or disallowed_special=() to encode it as plain text.",
+                    token,
+                )
+        return allowed_set
+
+
+def _byte_permutation(byte_ids: Sequence[int] | None) -> tuple[int, ...]:
+    """Check that byte_ids gives the 256 bytes the ids 0-255, each once."""
+    if byte_ids is None:
+        return _IDENTITY
+    table = tuple(int(i) for i in byte_ids)
+    if sorted(table) != list(_IDENTITY):
+        missing = sorted(set(_IDENTITY) - set(table))[:5]
+        raise TokenizerError(
+            f"byte_ids must give the 256 bytes the ids 0-255, each once (got {len(table)} ids"
+            + (f"; missing {missing}" if missing else "; some repeated or out of range")
+            + ")"
+        )
+    return table
+
+
+def _build_vocab(merges: Sequence[tuple[int, int]], byte_ids: Sequence[int]) -> dict[int, bytes]:
+    bytes_by_id = sorted(range(256), key=byte_ids.__getitem__)
+    vocab = {token_id: bytes([b]) for token_id, b in enumerate(bytes_by_id)}
+    for rank, (left, right) in enumerate(merges):
+        new_id = 256 + rank
+        if left not in vocab or right not in vocab:
+            raise TokenizerError(  # merges counted from 1 for people: merge k makes 255 + k
+                f"merge {rank + 1} ({left}, {right}) uses an id that no earlier merge created; "
+                f"merge {rank + 1} may only use ids below {new_id}"
+            )
+        vocab[new_id] = vocab[left] + vocab[right]
+    return vocab
+
+
+def _special_ids(special_tokens: Mapping[str, int] | Iterable[str], first: int) -> dict[str, int]:
+    if isinstance(special_tokens, Mapping):
+        specials = {str(s): int(i) for s, i in special_tokens.items()}
+        clash = [s for s, i in specials.items() if i < first]
+        if clash:
+            raise TokenizerError(
+                f"special tokens {clash} have ids below {first}, where bytes and merges live"
+            )
+    else:
+        specials = {}
+        for token in special_tokens:
+            specials.setdefault(token, first + len(specials))
+    if "" in specials:
+        raise TokenizerError("a special token cannot be the empty string")
+    if len(set(specials.values())) != len(specials):
+        raise TokenizerError(f"two special tokens share an id: {specials}")
+    return specials
+
+
+def _code_point_starts(text: str) -> list[int]:
+    """Where each character of `as_unicode(text)` begins in `text`, and its end.
+
+    >>> _code_point_starts("a\\ud83d\\ude00b")
+    [0, 1, 3, 4]
+    """
+    starts, index = [], 0
+    while index < len(text):
+        starts.append(index)
+        pair = (
+            "\ud800" <= text[index] <= "\udbff"
+            and "\udc00" <= text[index + 1 : index + 2] <= "\udfff"
+        )
+        index += 2 if pair else 1
+    starts.append(len(text))
+    return starts
+
+
+def _char_spans(text: str, byte_spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Map byte spans to character spans; a character goes to the token with its first byte.
+
+    >>> _char_spans("héllo", [(0, 1), (1, 3), (3, 6)])
+    [(0, 1), (1, 2), (2, 5)]
+    """
+    if text.isascii():  # a byte is a character
+        return list(byte_spans)
+    # chars_before[b]: the characters whose first byte is before byte b, counted in C by
+    # accumulating 1 for each first byte (a UTF-8 byte that is not 0b10xxxxxx)
+    first_bytes = text.encode("utf-8", "surrogatepass").translate(_FIRST_BYTE)
+    chars_before = list(accumulate(first_bytes, initial=0))
+    return [(chars_before[start], chars_before[end]) for start, end in byte_spans]
+
+
+_FIRST_BYTE = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))

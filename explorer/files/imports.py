@@ -1,0 +1,268 @@
+"""Read tokenizers made elsewhere: GPT-2's `encoder.json` + `vocab.bpe`, tiktoken's ranks.
+
+GPT-2's files list the merges. A `.tiktoken` file lists only ranks: token bytes and a
+number. Each token's two parts are
+recovered by running BPE on its bytes with only the ranks below its own (as minbpe's
+`gpt4.py` does), so lineage works for them too. The single bytes keep the ids the file
+gives them (GPT-2's byte order, not 0-255 in order): see `Tokenizer.byte_ids`.
+Hugging Face's tokenizer.json is read in `explorer.files.imports_hf`.
+
+    >>> import base64
+    >>> lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    >>> tok = parse_tiktoken("\\n".join([*lines, "YWE= 256", "YWFi 257"]), pattern="")
+    >>> tok.merges, tok.encode("aab")
+    ([(97, 97), (256, 98)], [257])
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from explorer.base.byte_map import bytes_to_unicode
+from explorer.encoding.merging import merge_ids
+from explorer.encoding.pretokenize import GPT2_PATTERN, PatternError
+from explorer.encoding.tokenizer import Tokenizer, TokenizerError
+from explorer.files.formats import FormatError
+
+Where = Callable[[int], str]  # names the place of merge k (or rank k) in a file, for errors
+
+
+def recover_merges(tokens: Sequence[bytes], *, where: Where | None = None) -> list[tuple[int, int]]:
+    """The merge that made each token past the bytes; `tokens[i]` is the token with id i.
+
+    BPE on a token's bytes with only lower ranks leaves exactly two parts, its merge.
+    A token it leaves in more pieces could never be produced: that is a FormatError.
+
+    >>> recover_merges([bytes([b]) for b in range(256)] + [b"aa", b"aab"])
+    [(97, 97), (256, 98)]
+    """
+    lower = _LowerRanks(tokens)
+    merges: list[tuple[int, int]] = []
+    for rank in range(256, len(tokens)):
+        token = tokens[rank]
+        lower.limit = rank
+        parts = merge_ids(lower.byte_ids(token), lower)
+        if len(parts) != 2:
+            place = where(rank) if where else f"rank {rank}"
+            shown = " + ".join(repr(tokens[part]) for part in parts)
+            raise FormatError(
+                f"{place}: the token {token!r} cannot be built from two tokens of lower "
+                f"rank (BPE with the lower ranks stops at {shown}), so no "
+                "text encodes to it; every token past the bytes must be a merge"
+            )
+        merges.append((parts[0], parts[1]))
+    return merges
+
+
+class _LowerRanks:
+    """A rank file's merges below rank `limit`, as `merge_ids` reads them: two tokens side
+    by side merge when their joined bytes are a token of lower rank, and make that token.
+
+    Looked up on demand: a rank file lists tokens, not pairs, and most pairs never meet.
+
+    >>> lower = _LowerRanks([bytes([b]) for b in range(256)] + [b"aa", b"aaa"])
+    >>> lower.limit = 257
+    >>> lower.byte_ids(b"aaa"), lower.get((97, 97)), lower.get((256, 97))
+    ([97, 97, 97], 256, None)
+    """
+
+    def __init__(self, tokens: Sequence[bytes]) -> None:
+        self.tokens = tokens
+        self.ids = {token: token_id for token_id, token in enumerate(tokens)}
+        self.limit = len(tokens)
+
+    def byte_ids(self, token: bytes) -> list[int]:
+        """The ids of the token's single bytes (a rank file may number them in any order)."""
+        ids = self.ids
+        return [ids[token[i : i + 1]] for i in range(len(token))]
+
+    def get(self, pair: tuple[int, int], default: int | None = None) -> int | None:
+        made = self.ids.get(self.tokens[pair[0]] + self.tokens[pair[1]])
+        return made if made is not None and made < self.limit else default
+
+
+# --- tiktoken: a base64 token and its rank, one pair a line --------------------------------
+
+
+def parse_tiktoken(
+    data: bytes | str,
+    *,
+    pattern: str,
+    special_tokens: Mapping[str, int] | None = None,
+    source: str = ".tiktoken",
+) -> Tokenizer:
+    """Ranks must be 0, 1, 2, ... with no gaps, the 256 single bytes first (in any order)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    tokens, line_of = _rank_lines(data, source)
+    merges = recover_merges(tokens, where=lambda rank: f"{source}, line {line_of[rank]}")
+    byte_ids = [0] * 256
+    for token_id in range(256):
+        byte_ids[tokens[token_id][0]] = token_id
+    # tiktoken encodes a piece that is a whole token as that token: so do we
+    return make_tokenizer(merges, pattern, special_tokens or {}, byte_ids, source, trained=True)
+
+
+def _rank_lines(data: bytes, source: str) -> tuple[list[bytes], dict[int, int]]:
+    """The tokens in rank order, and each rank's line number; errors name the line."""
+    by_rank: dict[int, bytes] = {}
+    line_of: dict[int, int] = {}
+    rank_of: dict[bytes, int] = {}
+    for number, line in enumerate(data.splitlines(), start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 2 or not fields[1].isdigit():
+            raise _at(source, number, f"expected 'BASE64TOKEN RANK', got {_shown(line)}")
+        try:
+            token = base64.b64decode(fields[0], validate=True)
+        except binascii.Error:
+            raise _at(source, number, f"{_shown(fields[0])} is not base64") from None
+        rank = int(fields[1])
+        if rank in by_rank:
+            raise _at(source, number, f"rank {rank} is also on line {line_of[rank]}")
+        if token in rank_of:
+            raise _at(source, number, f"{token!r} is also on line {line_of[rank_of[token]]}")
+        if (len(token) == 1) != (rank < 256):
+            problem = f"{token!r} has rank {rank}, but ranks 0-255 must be the single bytes"
+            raise _at(source, number, problem)
+        by_rank[rank], line_of[rank], rank_of[token] = token, number, rank
+    gap = next((rank for rank in range(max(len(by_rank), 256)) if rank not in by_rank), None)
+    if gap is not None:
+        raise FormatError(
+            f"{source}: no line has rank {gap}; ranks must be 0, 1, 2, ... with no gaps, "
+            "0-255 being the 256 single bytes"
+        )
+    return [by_rank[rank] for rank in range(len(by_rank))], line_of
+
+
+# --- GPT-2: encoder.json (token -> id) and vocab.bpe (the merges, in order) ----------------
+
+
+def parse_gpt2(
+    encoder_json: str,
+    vocab_bpe: str,
+    *,
+    pattern: str = GPT2_PATTERN,
+    sources: tuple[str, str] = ("encoder.json", "vocab.bpe"),
+) -> Tokenizer:
+    """Merge k of vocab.bpe must make id 256 + k; entries no merge makes are special tokens."""
+    encoder = parse_json(encoder_json, sources[0])
+    if not isinstance(encoder, dict):
+        raise FormatError(f"{sources[0]}: expected a JSON object from token to id")
+    numbers, pairs = _bpe_lines(vocab_bpe, sources[1])
+    merges, byte_ids, specials = byte_level_parts(
+        encoder, pairs, vocab_where=sources[0], where=lambda k: f"{sources[1]}, line {numbers[k]}"
+    )
+    # GPT-2's encoder and tiktoken's both take a piece that is a whole token as that token
+    return make_tokenizer(merges, pattern, specials, byte_ids, sources[0], trained=True)
+
+
+def _bpe_lines(text: str, source: str) -> tuple[list[int], list[tuple[str, str]]]:
+    """The line number and the pair of each merge line; a '#version' first line is skipped."""
+    numbers: list[int] = []
+    pairs: list[tuple[str, str]] = []
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        line = line.removesuffix("\r")
+        if not line or (number == 1 and line.startswith("#version")):
+            continue
+        fields = line.split(" ")
+        if len(fields) != 2 or not all(fields):
+            raise _at(source, number, f"expected two tokens 'LEFT RIGHT', got {line!r}")
+        numbers.append(number)
+        pairs.append((fields[0], fields[1]))
+    return numbers, pairs
+
+
+def byte_level_parts(
+    vocab: Mapping[str, Any], pairs: Sequence[tuple[str, str]], *, vocab_where: str, where: Where
+) -> tuple[list[tuple[int, int]], list[int], dict[str, int]]:
+    """Merges as ids, byte_ids, and the vocabulary entries past the merges (special tokens).
+
+    Tokens are written in GPT-2's byte-to-character mapping (a space is 'Ġ'); merge k
+    (counting from 1) must make the token with id 255 + k, as in GPT-2 and tiktoken's
+    vocabularies. Messages count merges from 1 and name the file's own place (a line, or
+    a 0-based index such as `model.merges[0]`).
+    """
+    symbols, ids = bytes_to_unicode(), _token_ids(vocab, vocab_where)
+    byte_ids = [ids.get(symbols[b], -1) for b in range(256)]
+    if sorted(byte_ids) != list(range(256)):
+        raise FormatError(
+            f"{vocab_where}: the 256 single bytes (GPT-2's characters, as 'Ġ' for a space) "
+            "must have the ids 0-255; this is not a byte-level BPE vocabulary"
+        )
+    merges: list[tuple[int, int]] = []
+    for k, (left, right) in enumerate(pairs):
+        for part in (left, right):
+            if part not in ids:
+                raise FormatError(f"{where(k)}: {part!r} is not in the vocabulary")
+        made, merge = ids.get(left + right), f"merge {k + 1} ({left!r}, {right!r})"
+        if made is None:
+            raise FormatError(f"{where(k)}: {merge} makes {left + right!r}, not in the vocabulary")
+        if made != 256 + k:
+            raise FormatError(
+                f"{where(k)}: {merge} makes {left + right!r}, id {made}; here merge k must make "
+                f"id 255 + k ({256 + k}), so vocabularies numbered otherwise (as RoBERTa's or "
+                "GPT-NeoX's) cannot be read yet"
+            )
+        merges.append((ids[left], ids[right]))
+    first = 256 + len(merges)
+    return merges, byte_ids, {token: i for token, i in ids.items() if i >= first}
+
+
+def _token_ids(vocab: Mapping[str, Any], where: str) -> dict[str, int]:
+    owner: dict[int, str] = {}
+    for token, token_id in vocab.items():
+        if type(token_id) is not int or token_id < 0:
+            raise FormatError(f"{where}[{token!r}]: expected a token id, got {token_id!r}")
+        if token_id in owner:
+            raise FormatError(f"{where}: {owner[token_id]!r} and {token!r} share id {token_id}")
+        owner[token_id] = token
+    return dict(vocab)
+
+
+# --- shared --------------------------------------------------------------------------------
+
+
+def _at(source: str, number: int, message: str) -> FormatError:
+    return FormatError(f"{source}, line {number}: {message}")
+
+
+def _shown(data: bytes) -> str:
+    return repr(data.decode("utf-8", "replace")[:60])
+
+
+def parse_json(text: str, source: str) -> Any:
+    """JSON text; an error names the line and column."""
+    try:
+        return json.loads(text.removeprefix("\ufeff"))
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            f"{source}, line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
+        ) from None
+
+
+def make_tokenizer(
+    merges: list[tuple[int, int]],
+    pattern: str,
+    special_tokens: Mapping[str, int],
+    byte_ids: Sequence[int],
+    source: str,
+    *,
+    trained: bool = False,
+) -> Tokenizer:
+    """A Tokenizer, or a FormatError naming the file when the parts do not make one."""
+    try:
+        return Tokenizer(
+            merges,
+            pattern=pattern,
+            special_tokens=special_tokens,
+            byte_ids=byte_ids,
+            trained=trained,
+        )
+    except (PatternError, TokenizerError) as exc:
+        raise FormatError(f"{source}: {exc}") from None

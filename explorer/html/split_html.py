@@ -1,0 +1,85 @@
+"""A passage as one tokenizer split it, the places where another splits it differently
+highlighted and the rest dimmed: escaped HTML for a side-by-side view.
+
+Inside a highlighted place every token is drawn with its edges (two alternating colours)
+and visible whitespace, so the two splits can be read against each other; outside, the
+text is plain and grey (#595959 on white: 7:1, past WCAG AA's 4.5:1).
+
+    >>> from explorer.encoding.tokenizer import Tokenizer
+    >>> page = split_html(Tokenizer(), list(b"<b>"), [(0, 1), (1, 2), (2, 3)], [None, 0, None])
+    >>> "<b>" in page, page.count('<mark class="sd-place"')
+    (False, 1)
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from explorer.encoding.tokenizer import Tokenizer
+from explorer.html.render import TEXT_COLOR, display_pieces
+from explorer.html.token_html import token_title
+
+DIM_COLOR = "#595959"  # on white: 7.0:1
+TOKEN_COLORS = ("#FFD966", "#A8D5FF")  # alternate inside a place; dark text 11:1 and 12:1
+_STYLE = (
+    f".sd-view{{white-space:pre-wrap;overflow-wrap:anywhere;line-height:2.1;color:{DIM_COLOR};"
+    "background:#FFFFFF;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
+    f".sd-view mark{{background:#FFF4C2;color:{TEXT_COLOR};outline:2px solid #9A6700;"
+    "border-radius:3px;padding:0 1px;-webkit-box-decoration-break:clone;"
+    "box-decoration-break:clone}"
+    ".sd-view mark>span{box-shadow:inset 0 0 0 1px rgba(0,0,0,.35);border-radius:2px;"
+    "margin-right:1px;-webkit-box-decoration-break:clone;box-decoration-break:clone}"
+    f".sd-view .t0{{background:{TOKEN_COLORS[0]}}}.sd-view .t1{{background:{TOKEN_COLORS[1]}}}"
+    ".sd-view sup{font-size:.65em;font-weight:700;color:#5C4400;margin-right:2px;"
+    "-webkit-user-select:none;user-select:none}"
+)
+
+
+def split_html(
+    tokenizer: Tokenizer,
+    ids: Sequence[int],
+    byte_spans: Sequence[tuple[int, int]],
+    places: Sequence[int | None],
+) -> str:
+    """The tokens `ids` (with their byte spans) as HTML: each run of tokens in the same
+    place (`places[i]`, from `split_diff.span_of_tokens`) in one numbered <mark>, every
+    other token as dimmed text. All token text is escaped.
+    """
+    parts = [f"<style>{_STYLE}</style>", '<div class="sd-view">']
+    index = 0
+    while index < len(ids):
+        place = places[index]
+        end = index + 1
+        while end < len(ids) and places[end] == place:
+            end += 1
+        run = ids[index:end]
+        if place is None:
+            parts.append(_text_html(tokenizer.decode_bytes(run), visible_whitespace=False))
+        else:
+            parts.append(_place_html(tokenizer, run, place + 1))
+        index = end
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _place_html(tokenizer: Tokenizer, ids: Sequence[int], number: int) -> str:
+    """One place where the splits differ: its number, then each token with its edges."""
+    tokens = "".join(
+        f'<span class="t{position % 2}" title="{html.escape(token_title(tokenizer, token))}">'
+        f"{_text_html(tokenizer.token_bytes(token), visible_whitespace=True)}</span>"
+        for position, token in enumerate(ids)
+    )
+    label = f"place {number}: {len(ids)} token{'' if len(ids) == 1 else 's'}"
+    return (
+        f'<mark class="sd-place" data-place="{number}" title="{label}">'
+        f'<sup aria-hidden="true">{number}</sup>{tokens}</mark>'
+    )
+
+
+def _text_html(data: bytes, *, visible_whitespace: bool) -> str:
+    """Bytes as escaped text (layout kept); bytes that are not UTF-8 as isolated hex."""
+    return "".join(
+        f'<bdi dir="ltr">{html.escape(piece)}</bdi>' if is_hex else html.escape(piece)
+        for piece, is_hex in display_pieces(data, visible_whitespace, True)
+    )

@@ -1,0 +1,289 @@
+"""The Compare page's support: compression-curve charts and the vocab sizes to pick from.
+
+A curve is a text's token count at 0, 1, 2, ... merges; `counts[0]` is its length in
+bytes, so bytes per token at vocab size 256 + k is `counts[0] / counts[k]`:
+
+    >>> rows = curve_rows("demo", [11, 9, 7, 5])
+    >>> [(r["Vocab size"], r["Tokens"], round(r["Bytes per token"], 2)) for r in rows]
+    [(256, 11, 1.0), (257, 9, 1.22), (258, 7, 1.57), (259, 5, 2.2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from explorer import MergeHistory, Tokenizer, load_bundled
+from explorer.analysis.stats import byte_length, compression_curve
+from ui.session.run_spec import OPENAI
+from ui.session.samples import udhr_texts
+
+MAX_POINTS = 600  # per curve: enough for a smooth line, small enough for the browser
+# Tableau blue, orange and green (a held-out text's curve): apart for most colour vision
+COLORS = ("#4C78A8", "#F58518", "#54A24B")
+DASHES = ((1, 0), (6, 3), (2, 2))  # solid, dashed, dotted: the lines differ without colour too
+# one legend for colour and dash: Vega-Lite merges them into dashed line swatches
+LEGEND = alt.Legend(orient="top", labelLimit=400, symbolType="stroke", symbolStrokeWidth=3)
+TITLE = "Bytes per token as the vocabulary grows"
+SUBTITLE = "Higher is better compression. Hover for values; drag to pan, scroll to zoom."
+
+
+@st.cache_resource(max_entries=16, ttl="1h", show_spinner=False)
+def training_counts_cached(_history: MergeHistory, run_key: str) -> tuple[int, ...]:
+    """The training corpus's length in tokens at every vocab size (from the history)."""
+    return tuple(point.tokens for point in compression_curve(_history))
+
+
+def tokens_at(counts: Sequence[int], vocab_size: int) -> int:
+    """A curve's token count at a vocab size (sizes past its end use every merge).
+
+    >>> tokens_at([11, 9, 7, 5], 257), tokens_at([11, 9, 7, 5], 9999)
+    (9, 5)
+    """
+    return counts[min(vocab_size - 256, len(counts) - 1)]
+
+
+def curve_ratio_at(counts: Sequence[int], vocab_size: int) -> float:
+    """A curve's bytes per token at a vocab size: `curve_ratio_at([11, 5], 257) == 2.2`."""
+    tokens = tokens_at(counts, vocab_size)
+    return counts[0] / tokens if tokens else 0.0
+
+
+def sample_indices(count: int, max_points: int = MAX_POINTS) -> set[int]:
+    """At most about `max_points` evenly spaced indices of `count`, first and last included.
+
+    >>> sorted(sample_indices(10, 4))
+    [0, 3, 6, 9]
+    """
+    if count <= max_points:
+        return set(range(count))
+    last = count - 1
+    return {round(i * last / (max_points - 1)) for i in range(max_points)}
+
+
+def curve_rows(
+    name: str, counts: Sequence[int], keep: Collection[int] = (), max_points: int = MAX_POINTS
+) -> list[dict[str, object]]:
+    """Chart rows of one curve, thinned to `max_points`; vocab sizes in `keep` always stay."""
+    if not counts or counts[0] == 0:
+        return []
+    indices = sample_indices(len(counts), max_points)
+    indices |= {size - 256 for size in keep if 0 <= size - 256 < len(counts)}
+    return [
+        {
+            "Text": name,
+            "Vocab size": 256 + k,
+            "Tokens": counts[k],
+            "Bytes per token": counts[0] / counts[k],
+        }
+        for k in sorted(indices)
+    ]
+
+
+def curve_frame(curves: dict[str, Sequence[int]], view_size: int) -> pd.DataFrame:
+    """All curves in one long table (Text, Vocab size, Tokens, Bytes per token)."""
+    rows = [row for name, counts in curves.items() for row in curve_rows(name, counts, {view_size})]
+    return pd.DataFrame(rows, columns=["Text", "Vocab size", "Tokens", "Bytes per token"])
+
+
+def compression_chart(
+    curves: dict[str, Sequence[int]], view_size: int, extra: Sequence[alt.Chart] = ()
+) -> alt.LayerChart:
+    """Lines of bytes per token per text, a hover readout and a rule at the viewed size;
+    `extra` layers (such as where each curve bends) go on top."""
+    frame = curve_frame(curves, view_size)
+    names = list(curves)
+    x = alt.X(
+        "Vocab size:Q",
+        title="Vocab size",
+        axis=alt.Axis(format=",d"),
+        scale=alt.Scale(nice=False, zero=False),
+    )
+    y = alt.Y("Bytes per token:Q", title="Bytes per token", scale=alt.Scale(zero=False))
+    color = alt.Color(
+        "Text:N",
+        title=None,
+        scale=alt.Scale(domain=names, range=list(COLORS[: len(names)])),
+        legend=LEGEND,
+    )
+    dash = alt.StrokeDash(
+        "Text:N",
+        scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]),
+        title=None,
+        legend=LEGEND,
+    )
+    tooltip = [
+        alt.Tooltip("Text:N"),
+        alt.Tooltip("Vocab size:Q", format=",d"),
+        alt.Tooltip("Bytes per token:Q", format=".2f"),
+        alt.Tooltip("Tokens:Q", format=",d"),
+    ]
+    hover = alt.selection_point(
+        fields=["Vocab size"], nearest=True, on="pointerover", empty=False, clear="pointerout"
+    )
+    zoom = alt.selection_interval(bind="scales", encodings=["x"])
+    base = alt.Chart(frame)
+    lines = base.mark_line(strokeWidth=2).encode(x, y, color, dash).add_params(zoom)
+    points = (
+        base.mark_circle(size=60)
+        .encode(
+            x,
+            y,
+            color,
+            opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0)),
+            tooltip=tooltip,
+        )
+        .add_params(hover)
+    )
+    return (
+        alt.layer(
+            lines,
+            points,
+            *view_marks(view_size, x, at_right=_at_right(frame, view_size)),
+            *extra,
+        )
+        .properties(title=alt.TitleParams(TITLE, subtitle=SUBTITLE, anchor="start"), height=380)
+        .configure_axis(labelFontSize=12, titleFontSize=13)
+    )
+
+
+def _at_right(frame: pd.DataFrame, view_size: int) -> bool:
+    """Whether the viewed size is in the right half of the chart (its label goes left)."""
+    if frame.empty:
+        return False
+    low, high = frame["Vocab size"].min(), frame["Vocab size"].max()
+    return view_size > (low + high) / 2
+
+
+def view_marks(view_size: int, x: alt.X, *, at_right: bool = False) -> list[alt.Chart]:
+    """A dashed rule and a label at the sidebar's "view at vocab size"."""
+    label = f"viewing {view_size:,}"
+    marker = alt.Chart(pd.DataFrame({"Vocab size": [view_size], "label": [label]}))
+    rule = marker.mark_rule(color="#555", strokeDash=[4, 3]).encode(
+        x, tooltip=[alt.Tooltip("label:N", title="Sidebar")]
+    )
+    text = marker.mark_text(
+        align="right" if at_right else "left",
+        baseline="top",
+        dx=-6 if at_right else 6,
+        color="#555",
+    ).encode(x, y=alt.value(4), text="label:N")
+    return [rule, text]
+
+
+NICE_SIZES = (256, 260, 300, 400, 512, 750, 1000, 1500, 2000, 3000, 4000, 5000, 7500)
+NICE_SIZES += (10_000, 15_000, 20_000, 30_000, 40_000, 50_000)
+
+
+def size_options(full: int) -> list[int]:
+    """Vocab sizes to pick from: round numbers below the run's full size, and the full size.
+
+    >>> size_options(600)
+    [256, 260, 300, 400, 512, 600]
+    """
+    return [size for size in NICE_SIZES if size < full] + [full]
+
+
+def default_sizes(full: int) -> list[int]:
+    """Bytes only, 512, 2,000 and the full size, as far as the run reaches.
+
+    >>> default_sizes(2000), default_sizes(50_000), default_sizes(259)
+    ([256, 512, 2000], [256, 512, 2000, 50000], [256, 259])
+    """
+    return sorted({min(size, full) for size in (256, 512, 2000, full)})
+
+
+def size_label(size: int, full: int) -> str:
+    """How a size reads in the picker: `size_label(256, 2000) == '256 (bytes only)'`."""
+    if size == 256:
+        return "256 (bytes only)"
+    return f"{size:,} (full)" if size == full else f"{size:,}"
+
+
+# --- bytes per token in 26 languages: the current tokenizer against OpenAI's ---------------
+
+SERIES_COLORS = ("#4C78A8", "#F58518", "#54A24B", "#B279A2")  # yours first, then OpenAI's
+LANGUAGE_COLUMNS = ["Language", "Tokenizer", "Bytes", "Tokens", "Bytes per token"]
+LANGUAGE_TITLE = "Bytes per token in 26 languages"
+LANGUAGE_SUBTITLE = (
+    "The Universal Declaration of Human Rights (preamble and articles 1–5) in each language. "
+    "Higher is better: fewer tokens for the same text."
+)
+
+
+def language_rows(name: str, tokenizer: Tokenizer, texts: dict[str, str]) -> list[dict]:
+    """One chart row per language: its bytes, its tokens and their ratio under `tokenizer`.
+
+    >>> row = language_rows("bytes", Tokenizer(), {"English": "hi"})[0]
+    >>> row["Tokens"], row["Bytes per token"]
+    (2, 1.0)
+    """
+    rows = []
+    for language, text in texts.items():
+        size, tokens = byte_length(text), len(tokenizer.encode_ordinary(text))
+        rows.append(
+            {
+                "Language": language,
+                "Tokenizer": name,
+                "Bytes": size,
+                "Tokens": tokens,
+                "Bytes per token": size / tokens if tokens else 0.0,
+            }
+        )
+    return rows
+
+
+@st.cache_data(max_entries=16, ttl="1h", show_spinner=False)
+def language_table(
+    run_key: str, vocab_size: int, yours: str, names: tuple[str, ...], _tokenizer: Tokenizer
+) -> pd.DataFrame:
+    """Bytes per token of every UDHR language: the run (named `yours`, at `vocab_size`),
+    then each bundled vocabulary in `names`, labelled as OPENAI calls it."""
+    texts = udhr_texts()
+    rows = language_rows(yours, _tokenizer, texts)
+    for name in names:
+        rows += language_rows(OPENAI.get(name, name), load_bundled(name), texts)
+    return pd.DataFrame(rows, columns=LANGUAGE_COLUMNS)
+
+
+def language_chart(frame: pd.DataFrame) -> alt.Chart:
+    """Grouped bars: for each language, one bar per tokenizer, in the table's order."""
+    languages = list(dict.fromkeys(frame["Language"]))
+    series = list(dict.fromkeys(frame["Tokenizer"]))
+    colors = [SERIES_COLORS[i % len(SERIES_COLORS)] for i in range(len(series))]
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "Language:N",
+                sort=languages,
+                title="Language",
+                axis=alt.Axis(labelAngle=-45, labelOverlap=False),
+            ),
+            xOffset=alt.XOffset("Tokenizer:N", sort=series),
+            y=alt.Y("Bytes per token:Q", title="Bytes per token"),
+            color=alt.Color(
+                "Tokenizer:N",
+                title=None,
+                sort=series,
+                scale=alt.Scale(domain=series, range=colors),
+                legend=alt.Legend(orient="top", labelLimit=400),
+            ),
+            tooltip=[
+                alt.Tooltip("Language:N"),
+                alt.Tooltip("Tokenizer:N"),
+                alt.Tooltip("Bytes per token:Q", format=".2f"),
+                alt.Tooltip("Tokens:Q", format=",d"),
+                alt.Tooltip("Bytes:Q", format=",d"),
+            ],
+        )
+        .properties(
+            title=alt.TitleParams(LANGUAGE_TITLE, subtitle=LANGUAGE_SUBTITLE, anchor="start"),
+            height=400,
+        )
+        .configure_axis(labelFontSize=12, titleFontSize=13)
+    )

@@ -1,0 +1,179 @@
+"""Results of runs, cached for every session: trained, loaded, restored from disk, viewed smaller.
+
+Bounded `st.cache_resource` caches keyed on plain values (a run's settings or the hash
+of its texts); callers never change what they get back. A class's server can also
+load the bundled vocabularies in the background as it starts (BPE_EXPLORER_PRELOAD=1).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import streamlit as st
+
+from explorer import (
+    MergeHistory,
+    Tokenizer,
+    TrainingResult,
+    parse_model,
+    train,
+    train_word_counts,
+)
+from explorer.files.bundled import load_bundled_in_a_child
+from explorer.files.imports_hf import parse_tokenizer_json
+from explorer.files.loading import parse_model_with_history
+from explorer.training.learner import ProgressCallback
+from explorer.training.tie_rules import DEFAULT_TIE_RULE
+from ui.session import run_store
+from ui.session.lru import SharedLru
+from ui.session.run_spec import BUNDLED_RUNS, RunKind
+
+
+# subtle: an LRU shared by every session; a room of thirty, each on a run of their own,
+# needs them all kept, or every rerun of one evicts another's and it is trained again
+@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
+def train_cached(
+    texts: tuple[str, ...],
+    vocab_size: int,
+    pattern: str,
+    special_tokens: tuple[str, ...],
+    min_count: int,
+    kind: RunKind,
+    tie_rule: str = DEFAULT_TIE_RULE.value,
+    _progress: ProgressCallback | None = None,
+) -> TrainingResult:
+    """Train once per distinct input; every session and page shares the result (read only).
+
+    `tie_rule` is a TieRule's name ("first-occurrence" or "lowest-ids"): a plain key.
+    """
+    if kind is RunKind.WORD_COUNTS:
+        return train_word_counts(
+            "\n".join(texts),
+            vocab_size,
+            special_tokens=special_tokens,
+            min_count=min_count,
+            progress=_progress,
+            tie_rule=tie_rule,
+        )
+    return train(
+        list(texts),
+        vocab_size,
+        pattern=pattern,
+        special_tokens=special_tokens,
+        min_count=min_count,
+        progress=_progress,
+        tie_rule=tie_rule,
+    )
+
+
+@st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
+def model_cached(model_text: str) -> Tokenizer:
+    return parse_model(model_text, source="the uploaded .model")
+
+
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
+def imported_cached(text_key: str, _text: str, _parsed: Tokenizer | None = None) -> Tokenizer:
+    """An imported tokenizer from its tokenizer.json text, keyed on the text's hash.
+
+    The loader passes the tokenizer it has just parsed as `_parsed`, so it is not read twice.
+    """
+    if _parsed is not None:
+        return _parsed
+    return parse_tokenizer_json(_text, source="the imported tokenizer.json")
+
+
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
+def history_run_cached(
+    text_key: str,
+    _model_text: str,
+    _history_text: str,
+    _parsed: tuple[Tokenizer, MergeHistory] | None = None,
+) -> tuple[Tokenizer, MergeHistory]:
+    """A .model and its history from their texts, keyed on the texts' hash (a history of
+    50,000 merges is megabytes, too much to hash on every call).
+
+    The loader passes what it has just parsed and checked as `_parsed`, so it is read once.
+    """
+    if _parsed is not None:
+        return _parsed
+    return parse_model_with_history(_model_text, _history_text)
+
+
+# subtle: one entry per live run, like train_cached: with fewer, a room of thirty evicts
+# its own runs and every rerun reads and parses a run file again
+@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
+def stored_results_cached(
+    store_key: str, _trained: tuple[Tokenizer, MergeHistory] | None = None
+) -> tuple[Tokenizer, MergeHistory]:
+    """A trained run's results, read once from the server's disk (no retraining).
+
+    Raises LookupError when the disk has none (so nothing is cached); the session that
+    has just trained and saved a run passes its results as `_trained`.
+    """
+    if _trained is not None:
+        return _trained
+    try:
+        stored = run_store.load(run_store.config_from_env(), store_key)
+    except run_store.StoreError as exc:
+        raise LookupError(str(exc)) from None
+    if stored is None or stored.model is None or stored.history is None:
+        raise LookupError(store_key)
+    try:
+        return parse_model_with_history(stored.model, stored.history)
+    except ValueError as exc:
+        raise LookupError(str(exc)) from None
+
+
+# subtle: Animate needs two sizes a step for each run on screen, so a room of thirty on
+# runs of their own needs ~60 (with 16 each step rebuilt both); a view of a bundled
+# vocabulary holds up to 200,000 merges (~50 MB), so they are bounded by merges too
+SIZES_KEPT = 256
+SIZES_MERGES = 600_000  # ~150 MB at ~250 bytes a merge
+_sizes = SharedLru(SIZES_KEPT, SIZES_MERGES)
+
+
+def tokenizer_at(tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
+    """The run's tokenizer at a smaller vocab size (the first merges), built once."""
+    return _sizes.get_or_make(
+        (run_key, vocab_size),
+        lambda: tokenizer.at_vocab_size(vocab_size),
+        lambda smaller: len(smaller.merges),
+    )
+
+
+PRELOAD_VARIABLE = "BPE_EXPLORER_PRELOAD"  # "1": load the bundled vocabularies at start
+_preloading = threading.Lock()
+_preloader: list[threading.Thread] | None = None
+
+
+def preload_bundled() -> None:
+    """With BPE_EXPLORER_PRELOAD=1, load the bundled vocabularies in the background, once.
+
+    The Compare page needs all three, and the first to open it otherwise waits some 4 s
+    (o200k_base's 200,000 merges are rebuilt from its ranks) while every session opening
+    it then waits on the same lock. A server for a class sets the variable (scripts/run.sh
+    does), so the cost is paid from the first session's first run on; tests leave it unset.
+    Each vocabulary is loaded by a child Python of its own, all at once: in a thread of
+    the server, the ~4 s of CPU held the interpreter every session's script runs in.
+    """
+    global _preloader
+    if os.environ.get(PRELOAD_VARIABLE) != "1":
+        return
+    with _preloading:
+        if _preloader is None:
+            _preloader = [
+                threading.Thread(
+                    target=_load_in_a_child, args=(name,), name=f"preload-{name}", daemon=True
+                )
+                for name in BUNDLED_RUNS
+            ]
+            for thread in _preloader:
+                thread.start()
+
+
+def _load_in_a_child(name: str) -> None:
+    try:
+        load_bundled_in_a_child(name)  # the other core's CPU, not the server's GIL
+    except ValueError:  # reported where a page needs it (BundledError says what to do)
+        return

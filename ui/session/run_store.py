@@ -1,0 +1,236 @@
+"""Runs kept on the server's disk, so a link or a reload finds its tokenizer again.
+
+No Streamlit here: plain functions over a folder, tested directly. One file per run,
+`<key>.run`, named by a content hash of the run's settings and documents (`RunSpec.store_key`):
+
+    bpe-merge-explorer-run 1 <sha256 of the body> <body length in bytes>
+    {"spec": {...}, "documents": [...], "model": "...", "history": "..."}
+
+A file is written under a temporary name (`.<key>.<writer>.tmp`) and renamed when complete,
+so a reader sees a whole run or none; a file whose header does not match its body (a
+disk that filled up, a copy cut short) is reported as damaged and removed, and the other
+runs stay. When the folder grows past its cap, the runs read least recently go first
+(a read touches the file).
+
+The folder and its cap come from the environment (`config_from_env`):
+BPE_EXPLORER_RUNS_DIR (default `<repo>/.runs`; `off` switches the store off) and
+BPE_EXPLORER_RUNS_MB (default 500; `0` switches it off too).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / ".runs"
+DEFAULT_CAP_MB = 500
+DIR_VARIABLE = "BPE_EXPLORER_RUNS_DIR"
+CAP_VARIABLE = "BPE_EXPLORER_RUNS_MB"
+# a test hook: while the file this names exists, a save waits between writing its
+# temporary file and renaming it (the browser suite kills the server there)
+PAUSE_VARIABLE = "BPE_EXPLORER_RUNS_TEST_PAUSE_FILE"
+PAUSE_LIMIT_SECONDS = 300
+STALE_TEMP_SECONDS = 3600  # a temporary file this old was left by a writer that died
+
+MAGIC = "bpe-merge-explorer-run"
+VERSION = 1
+SUFFIX = ".run"
+KEY = re.compile(r"[0-9a-f]{16}")
+
+log = logging.getLogger(__name__)
+
+
+class StoreError(ValueError):
+    """A stored run that cannot be read back: the message says what is wrong with it."""
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """Where runs are kept and how much room they may take; folder None: not kept."""
+
+    folder: Path | None
+    cap_bytes: int
+
+    @property
+    def enabled(self) -> bool:
+        return self.folder is not None and self.cap_bytes > 0
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """What a file holds: the spec's fields, the documents, and the trained results
+    (the .model text and the history JSON) when the run was trained here."""
+
+    spec: dict[str, object]
+    documents: tuple[str, ...]
+    model: str | None = None
+    history: str | None = None
+
+
+def config_from_env(environ: Mapping[str, str] = os.environ) -> StoreConfig:
+    """The store's folder and cap from the environment.
+
+    >>> config_from_env({"BPE_EXPLORER_RUNS_DIR": "off"}).enabled
+    False
+    >>> config_from_env({"BPE_EXPLORER_RUNS_DIR": "/tmp/r", "BPE_EXPLORER_RUNS_MB": "2"})
+    StoreConfig(folder=PosixPath('/tmp/r'), cap_bytes=2000000)
+    """
+    where = environ.get(DIR_VARIABLE, "").strip()
+    folder = None if where.lower() in ("off", "none", "0") else Path(where or DEFAULT_FOLDER)
+    try:
+        cap_mb = float(environ.get(CAP_VARIABLE, "") or DEFAULT_CAP_MB)
+    except ValueError:
+        log.warning("%s is not a number; using %s MB", CAP_VARIABLE, DEFAULT_CAP_MB)
+        cap_mb = DEFAULT_CAP_MB
+    return StoreConfig(folder, max(0, int(cap_mb * 1_000_000)))
+
+
+def is_key(text: str) -> bool:
+    """Whether text can be a run's key (so a URL can never name another path)."""
+    return KEY.fullmatch(text) is not None
+
+
+def path_of(folder: Path, key: str) -> Path:
+    if not is_key(key):
+        raise StoreError(f"{key!r} is not a run key (16 hexadecimal digits)")
+    return folder / f"{key}{SUFFIX}"
+
+
+def encode(run: StoredRun) -> bytes:
+    """A run as the bytes of its file: the checked header line, then the JSON body."""
+    body = json.dumps(
+        {
+            "spec": run.spec,
+            "documents": list(run.documents),
+            "model": run.model,
+            "history": run.history,
+        },
+        ensure_ascii=False,
+    ).encode("utf-8", "surrogatepass")
+    header = f"{MAGIC} {VERSION} {hashlib.sha256(body).hexdigest()} {len(body)}\n"
+    return header.encode("ascii") + body
+
+
+def decode(data: bytes) -> StoredRun:
+    """A file's bytes as a run; StoreError when the header and the body disagree."""
+    header, newline, body = data.partition(b"\n")
+    fields = header.decode("ascii", "replace").split()
+    if not newline or len(fields) != 4 or fields[0] != MAGIC:
+        raise StoreError("it does not start with the run header (written only in part?)")
+    if fields[1] != str(VERSION):
+        raise StoreError(f"it is version {fields[1]}; this app reads version {VERSION}")
+    if not fields[3].isdigit() or len(body) != int(fields[3]):
+        raise StoreError(f"it holds {len(body):,} of {fields[3]} bytes (written only in part)")
+    if hashlib.sha256(body).hexdigest() != fields[2]:
+        raise StoreError("its contents do not match their checksum (damaged on disk)")
+    try:
+        data_ = json.loads(body.decode("utf-8", "surrogatepass"))
+        documents = tuple(str(text) for text in data_["documents"])
+        return StoredRun(dict(data_["spec"]), documents, data_["model"], data_["history"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StoreError(f"its contents cannot be read ({exc})") from None
+
+
+def save(config: StoreConfig, key: str, run: StoredRun) -> bool:
+    """Keep a run (once: a run already there is only touched); False when the store is off.
+
+    Raises OSError when the disk refuses (full, read-only); nothing half-written stays.
+    """
+    if not config.enabled or config.folder is None:
+        return False
+    path = path_of(config.folder, key)
+    if has(config, key):
+        return True
+    config.folder.mkdir(parents=True, exist_ok=True)
+    # one name per writer: two sessions of one server may save the same run at once
+    temporary = config.folder / f".{key}.{os.getpid()}-{threading.get_ident()}.tmp"
+    try:
+        with temporary.open("wb") as sink:
+            sink.write(encode(run))
+            sink.flush()
+            os.fsync(sink.fileno())
+        _pause_for_tests()
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    evict(config.folder, config.cap_bytes, keep=path)
+    return True
+
+
+def has(config: StoreConfig, key: str) -> bool:
+    """Whether the run is kept (and, if so, mark it as just used): saving it again is moot."""
+    if not config.enabled or config.folder is None or not is_key(key):
+        return False
+    path = path_of(config.folder, key)
+    if not path.exists():
+        return False
+    _touch(path)
+    return True
+
+
+def load(config: StoreConfig, key: str) -> StoredRun | None:
+    """The run kept under key, or None; StoreError (and the file removed) when damaged."""
+    if not config.enabled or config.folder is None or not is_key(key):
+        return None
+    path = path_of(config.folder, key)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        run = decode(data)
+    except StoreError as exc:
+        log.warning("skipping the damaged run file %s: %s", path, exc)
+        path.unlink(missing_ok=True)
+        raise
+    _touch(path)
+    return run
+
+
+def evict(folder: Path, cap_bytes: int, keep: Path | None = None) -> list[str]:
+    """Remove the runs read least recently until the folder is under the cap; their keys.
+
+    `keep` (the run just written) goes last, so a run larger than the cap is still kept
+    until the next save. Temporary files of writers that died are removed too.
+    """
+    runs = []
+    for path in folder.iterdir():
+        try:
+            stat = path.stat()
+        except FileNotFoundError:  # another process removed it meanwhile
+            continue
+        if path.suffix == ".tmp" and time.time() - stat.st_mtime > STALE_TEMP_SECONDS:
+            path.unlink(missing_ok=True)
+        elif path.suffix == SUFFIX:
+            runs.append((path != keep, stat.st_mtime, stat.st_size, path))
+    total = sum(size for _, _, size, _ in runs)
+    removed = []
+    for _, _, size, path in sorted(runs, key=lambda run: (not run[0], run[1])):
+        if total <= cap_bytes or path == keep:
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+        removed.append(path.stem)
+    return removed
+
+
+def _touch(path: Path) -> None:
+    """Mark a run as just used (eviction goes by the time a file was last read)."""
+    with contextlib.suppress(OSError):  # read-only or removed meanwhile: only an order
+        os.utime(path)
+
+
+def _pause_for_tests() -> None:
+    flag = os.environ.get(PAUSE_VARIABLE)
+    deadline = time.monotonic() + PAUSE_LIMIT_SECONDS
+    while flag and Path(flag).exists() and time.monotonic() < deadline:
+        time.sleep(0.1)

@@ -1,0 +1,301 @@
+"""Tokenizers of a session: their settings (in session state) and results (cached).
+
+A run is trained here, loaded from a file (a .model may come with the merge history the
+command line wrote beside it), or one of the bundled vocabularies (GPT-2, GPT-4, GPT-4o).
+Session state holds only inputs — the texts and the settings of each run, as a RunSpec —
+and results come back through bounded caches keyed on those plain values, so moving a
+slider never retrains and nothing large is copied per session.
+
+Every run also goes to the server's disk (ui/session/run_store.py) under its key, which the URL
+carries as `run=`: a new session opened with that key (a reload, a shared link, after a
+restart) takes the run from there, results included, instead of the default sample.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import streamlit as st
+
+from explorer import (
+    MergeHistory,
+    Tokenizer,
+    TrainingResult,
+    load_bundled,
+)
+from explorer.encoding.pretokenize import preset_name
+from explorer.files.bundled import bundled_name
+from explorer.files.formats import model_text
+from explorer.files.history_file import history_json
+from explorer.training.learner import ProgressCallback
+from ui.session import run_store
+from ui.session import state as keys
+from ui.session.holdout_split import training_part
+from ui.session.run_cache import (
+    history_run_cached,
+    imported_cached,
+    model_cached,
+    stored_results_cached,
+    tokenizer_at,
+    train_cached,
+)
+from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, text_key, with_reached_size
+
+MAX_RUNS = 8  # tokenizers a session lists at once; the oldest goes (a link still opens it)
+MAX_APP_VOCAB_SIZE = 50_000
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run's results: the tokenizer, and the history when it was trained (or loaded with one)."""
+
+    spec: RunSpec
+    tokenizer: Tokenizer
+    history: MergeHistory | None
+
+    @property
+    def key(self) -> str:
+        """A plain string that identifies the run's results, for other caches."""
+        return self.spec.settings
+
+
+class RunError(ValueError):
+    """A run whose tokenizer cannot be rebuilt in this session (its file is gone)."""
+
+
+def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
+    """Keep a run in the session and on the server's disk; it becomes current at the next rerun.
+
+    A page that adds a run calls `st.rerun()` afterwards. A trained run is named with the
+    vocab size it reached, and a name another run has is told apart by what differs.
+    Bundled vocabularies keep nothing in the session, so they do not count towards
+    MAX_RUNS; past it, the oldest run leaves the list, and a toast says so. A .model
+    loaded with its history takes the place of the same .model loaded alone.
+    """
+    runs: dict[str, RunSpec] = st.session_state[keys.RUNS]
+    if spec.kind is RunKind.MODEL_HISTORY:
+        _drop_model_only_runs(text_key(texts[:1]))
+    if spec.kind.keeps_texts:
+        st.session_state[keys.TEXTS][spec.text_key] = texts
+    results = _results_to_keep(spec)
+    if results is not None:
+        spec = replace(spec, name=with_reached_size(spec.name, results[0].vocab_size))
+    _save(spec, texts, results)  # under its own name: what sets it apart is this session's
+    spec = replace(spec, name=unique_name(spec, runs))
+    runs.pop(spec.name, None)
+    runs[spec.name] = spec
+    counted = [key for key, run in runs.items() if run.kind.keeps_texts]  # oldest first
+    for oldest in counted[: max(0, len(counted) - MAX_RUNS)]:
+        del runs[oldest]
+        st.toast(
+            f"{oldest} left this session's list of tokenizers (it keeps {MAX_RUNS}); "
+            "a link to it still opens it while the server keeps it."
+        )
+    _forget_unused_texts()
+    st.session_state[keys.PENDING_RUN] = spec.name
+    return spec
+
+
+def unique_name(spec: RunSpec, runs: dict[str, RunSpec]) -> str:
+    """The spec's name, or, when another run has it, the name with what sets it apart."""
+    other = runs.get(spec.name)
+    if other is None or other.settings == spec.settings:
+        return spec.name
+    details = []
+    if spec.min_count != other.min_count:
+        details.append(f"min count {spec.min_count}")
+    if spec.special_tokens != other.special_tokens:
+        details.append(f"{len(spec.special_tokens)} special tokens")
+    if spec.source != other.source:
+        details.append(spec.source)
+    if spec.tie_rule != other.tie_rule:
+        details.append(f"ties to {spec.tie_rule.value}")
+    for extra in (" · ".join(details), f"run {spec.store_key[:6]}"):
+        name = f"{spec.name} · {extra}" if extra else ""
+        if name and (name not in runs or runs[name].settings == spec.settings):
+            return name
+    return f"{spec.name} · run {spec.store_key}"
+
+
+def _results_to_keep(spec: RunSpec) -> tuple[Tokenizer, MergeHistory] | None:
+    """A run trained here: its results (trained now if they are not cached yet)."""
+    if not spec.kind.has_corpus:
+        return None
+    run = load_run(spec)
+    assert run.history is not None  # subtle: a run with a corpus always has a history
+    return run.tokenizer, run.history
+
+
+def _save(
+    spec: RunSpec, texts: tuple[str, ...], results: tuple[Tokenizer, MergeHistory] | None
+) -> None:
+    """Put a run on the server's disk (once), so links and reloads find it; a disk that
+    refuses costs only that, and a toast says so."""
+    config = run_store.config_from_env()
+    if spec.kind is RunKind.BUNDLED or run_store.has(config, spec.store_key):
+        if results is not None:
+            stored_results_cached(spec.store_key, results)
+        return
+    model = history = None
+    if results is not None:
+        try:
+            model, history = model_text(results[0]), history_json(results[1])
+        except ValueError:  # a pattern the .model format cannot hold: retrained when opened
+            model = history = None
+    stored = run_store.StoredRun(spec.as_dict(), texts, model, history)
+    try:
+        run_store.save(config, spec.store_key, stored)
+    except OSError as exc:
+        st.toast(
+            f"{spec.name} could not be saved on the server ({exc.strerror or exc}): "
+            "it works in this tab, but a link to it will not."
+        )
+        return
+    if results is not None:
+        stored_results_cached(spec.store_key, results)
+
+
+def _drop_model_only_runs(model_key: str) -> None:
+    """Forget runs of a .model loaded alone once it is loaded again with its history."""
+    runs: dict[str, RunSpec] = st.session_state[keys.RUNS]
+    for name in [n for n, s in runs.items() if s.kind is RunKind.MODEL and s.text_key == model_key]:
+        del runs[name]
+
+
+def _forget_unused_texts() -> None:
+    used = {spec.text_key for spec in st.session_state[keys.RUNS].values()}
+    texts = st.session_state[keys.TEXTS]
+    for key in [k for k in texts if k not in used]:
+        del texts[key]
+
+
+def run_specs() -> list[RunSpec]:
+    return list(st.session_state[keys.RUNS].values())
+
+
+def current_spec() -> RunSpec:
+    runs: dict[str, RunSpec] = st.session_state[keys.RUNS]
+    name = st.session_state.get(keys.SIDEBAR_RUN)
+    return runs[name] if name in runs else next(reversed(runs.values()))
+
+
+def texts_of(spec: RunSpec) -> tuple[str, ...]:
+    """A run's training documents; () for a tokenizer that was not trained here."""
+    return _documents(spec) if spec.kind.has_corpus else ()
+
+
+def _documents(spec: RunSpec) -> tuple[str, ...]:
+    """What the session keeps for a run: its corpus, or the text of its loaded file."""
+    return st.session_state[keys.TEXTS].get(spec.text_key, ())
+
+
+def train_spec(
+    spec: RunSpec, texts: tuple[str, ...], progress: ProgressCallback | None = None
+) -> TrainingResult:
+    """Train what a spec describes on `texts` (once: the result is cached); a held-out
+    share of them is left out (ui/session/holdout_split.py)."""
+    return train_cached(
+        training_part(spec, texts),
+        spec.vocab_size,
+        spec.pattern,
+        spec.special_tokens,
+        spec.min_count,
+        spec.kind,
+        spec.tie_rule.value,
+        _progress=progress,
+    )
+
+
+def bundled_spec(name: str) -> RunSpec:
+    """The run of a bundled vocabulary ("gpt2", "cl100k_base", "o200k_base").
+
+    It loads the vocabulary (about 2 s for o200k_base the first time, then cached).
+    """
+    canonical = bundled_name(name) or name
+    tokenizer = load_bundled(canonical)  # BundledError names the vocabularies there are
+    title, source = BUNDLED_RUNS[canonical]
+    return RunSpec(
+        name=f"{title} · {canonical}",
+        source=source,
+        text_key=canonical,
+        vocab_size=tokenizer.vocab_size,
+        pattern=preset_name(tokenizer.pattern) or tokenizer.pattern,
+        special_tokens=tuple(tokenizer.special_tokens),
+        kind=RunKind.BUNDLED,
+    )
+
+
+def origin(spec: RunSpec) -> str:
+    """How a run not trained in the app came here, for messages: "loaded from a .model file"."""
+    if spec.kind is RunKind.MODEL_HISTORY:  # neither file says where it was trained
+        return "loaded from a .model file with its merge history"
+    if spec.kind is RunKind.BUNDLED:
+        return f"published by OpenAI ({spec.text_key}), not trained here"
+    if spec.kind is RunKind.IMPORTED:
+        return f"imported from {spec.source}"
+    return "loaded from a .model file"
+
+
+def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
+    """The results of a run, training (once, cached) when needed."""
+    if spec.kind is RunKind.BUNDLED:
+        return Run(spec, load_bundled(spec.text_key), None)
+    texts = _documents(spec)
+    if spec.kind.is_loaded and not texts:
+        raise RunError(f"the file of {spec.name!r} is no longer in this session; load it again")
+    if spec.kind is RunKind.MODEL:
+        return Run(spec, model_cached(texts[0]), None)
+    if spec.kind is RunKind.MODEL_HISTORY:
+        tokenizer, history = history_run_cached(spec.text_key, texts[0], texts[1])
+        return Run(spec, tokenizer, history)
+    if spec.kind is RunKind.IMPORTED:
+        return Run(spec, imported_cached(spec.text_key, texts[0]), None)
+    try:
+        tokenizer, history = stored_results_cached(spec.store_key)
+    except LookupError:  # not on disk (or the store is off): train, once
+        result = train_spec(spec, texts, progress)
+        tokenizer, history = result.tokenizer, result.history
+    return Run(spec, tokenizer, history)
+
+
+def training_text_note(spec: RunSpec) -> str:
+    """A sentence for a run that has a history but whose training text is not in the app
+    ("" for any other run); pages add what they show instead."""
+    if spec.kind is not RunKind.MODEL_HISTORY:
+        return ""
+    return (
+        f"The training text is not in the app: this tokenizer was {origin(spec)}, so its "
+        "counts, ties and lengths are that corpus's."
+    )
+
+
+def current_run() -> Run:
+    return load_run(current_spec())
+
+
+def current_run_or_error() -> Run | None:
+    """The current run, or None after telling the user why it could not be rebuilt."""
+    try:
+        return current_run()
+    except ValueError as exc:
+        advice = "Choose another in the sidebar, or train one on the Train page."
+        st.error(f"This tokenizer could not be rebuilt: {str(exc).rstrip('.')}. {advice}")
+        return None
+
+
+def trained_vocab_size(run: Run) -> int:
+    """The largest vocab size the run can show (training may stop early)."""
+    return run.tokenizer.vocab_size
+
+
+def view_vocab_size(run: Run) -> int:
+    """The vocab size every page shows: the sidebar control, within what the run has."""
+    if st.session_state.get(keys.SIDEBAR_VIEW_RUN) != run.spec.name:
+        return trained_vocab_size(run)
+    value = st.session_state.get(keys.SIDEBAR_VIEW_SIZE, trained_vocab_size(run))
+    return max(256, min(int(value), trained_vocab_size(run)))
+
+
+def view_tokenizer(run: Run) -> Tokenizer:
+    """The run's tokenizer at the viewed vocab size (its first merges; never retrained)."""
+    return tokenizer_at(run.tokenizer, run.key, view_vocab_size(run))

@@ -1,0 +1,169 @@
+"""Every session-state key the app uses, and the one rule for state that follows a run.
+
+Widget keys are prefixed by page (`train_`, `animate_`, `tokens_`, `vocab_`,
+`compare_`), shared keys by `sidebar_`; the rest hold a session's runs. Tests drive
+widgets by these same strings, as a user would find them.
+
+When the sidebar's tokenizer changes, a page's state that came from the old run starts
+again from the new run's defaults (unless the user typed it), through `follow_run`:
+
+    >>> state = {}
+    >>> [follow_run(state, VOCAB_TOKEN_RUN, run) for run in ("A", "A", "B")]
+    [True, False, True]
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+# --- the session's runs (ui/session/runs.py) --------------------------------------------------
+RUNS = "runs"  # dict[name, RunSpec], oldest first
+TEXTS = "texts"  # dict[text key, tuple of documents]
+PENDING_RUN = "pending_run"  # a run to make current at the start of the next rerun
+LINK_NOTICE = "link_notice"  # why a link's run could not be opened (ui/opening.open_linked_run)
+LINK_VIEW = "link_view"  # the view size a link asked for, until the sidebar uses it
+LINK_RETRAIN = "link_retrain"  # the notice's button
+MAX_LINK_TEXT = 300  # a page's text goes into its link up to this many characters
+
+# --- the sidebar (ui/shell.py) --------------------------------------------------------
+SIDEBAR_RUN = "sidebar_run"  # the tokenizer every page shows
+SIDEBAR_VIEW_SIZE = "sidebar_view_size"  # "view at vocab size", shared by every page
+SIDEBAR_VIEW_RUN = "sidebar_view_run"  # the run the view size belongs to
+SIDEBAR_VIEW_SIZE_BOX = "sidebar_view_size_box"  # a number box beside the slider (a copy)
+SIDEBAR_PRESENT = "sidebar_present"  # the presenter view (ui/views/present.py), also ?present=1
+
+# --- Train ----------------------------------------------------------------------------
+TRAIN_EXAMPLE = "train_example"  # prefix of the worked examples' buttons: train_example_<key>
+TRAIN_SOURCE = "train_source"  # sample, upload, paste or words
+TRAIN_SAMPLE = "train_sample"
+TRAIN_UPLOAD = "train_upload"
+TRAIN_PASTE = "train_paste"
+TRAIN_WORD_COUNTS = "train_word_counts"
+TRAIN_VOCAB = "train_vocab"
+TRAIN_PATTERN = "train_pattern"
+TRAIN_REGEX = "train_regex"
+TRAIN_SPECIALS = "train_specials"
+TRAIN_MIN_COUNT = "train_min_count"
+TRAIN_TIE_RULE = "train_tie_rule"  # "first-occurrence" or "lowest-ids" (ui/train/tie_rule_form.py)
+TRAIN_HOLDOUT = "train_holdout"  # hold out a share of the corpus (ui/train/holdout.py)
+TRAIN_HOLDOUT_PERCENT = "train_holdout_percent"
+TRAIN_GO = "train_go"
+TRAIN_LOG_QUERY = "train_log_query"
+TRAIN_BYTE_SYMBOLS = "train_byte_symbols"
+TRAIN_MODEL_UPLOAD = "train_model_upload"
+TRAIN_TIKTOKEN_PATTERN = "train_tiktoken_pattern"
+TRAIN_MODEL_ERROR = "train_model_error"  # why the last tokenizer upload failed
+TRAIN_MODEL_LOADED = "train_model_loaded"  # file ids already loaded from the uploader
+
+# --- Animate merges (ui/animate/animation.py) -------------------------------------------------
+ANIMATE_STEP = "animate_step"  # the step slider (bound to the URL)
+ANIMATE_STEP_RUN = "animate_step_run"  # the run the step belongs to: a new run starts at 0
+ANIMATE_PLAYING = "animate_playing"  # the play flag: an input, not a widget
+ANIMATE_POSITION = "animate_position"  # the step on screen while playing
+ANIMATE_SPEED = "animate_speed"  # steps per second
+ANIMATE_PLAY = "animate_play"
+ANIMATE_BACK = "animate_back"
+ANIMATE_NEXT = "animate_next"
+ANIMATE_PASSAGE = "animate_passage"
+ANIMATE_PASSAGE_EDITED = "animate_passage_edited"  # the user typed their own passage
+ANIMATE_PASSAGE_RUN = "animate_passage_run"  # the run whose corpus the passage came from
+ANIMATE_RESET = "animate_reset"
+ANIMATE_IDS = "animate_ids"
+ANIMATE_CONTROLS = "animate_controls"  # the row of step controls (a container)
+ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
+ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
+ANIMATE_LESSON_STEPS = (
+    "animate_lesson_steps"  # merges in the lesson file (ui/animate/lesson/download.py)
+)
+ANIMATE_LESSON_DOWNLOAD = "animate_lesson_download"
+ANIMATE_STEP_ROW = "animate_step_row"  # the stage and the pair panel beside it (a container)
+ANIMATE_PAIRS = "animate_pairs"  # the pair table or the quiz beside the stage (a container)
+ANIMATE_PAIRS_TOP = "animate_pairs_top"  # how many pairs the table lists
+ANIMATE_PAIRS_FOLD = "animate_pairs_fold"  # the presenter view's folded pair table
+ANIMATE_QUIZ = "animate_quiz"  # the "Predict the next merge" toggle (ui/animate/quiz.py)
+ANIMATE_QUIZ_PICK = "animate_quiz_pick"  # the pair the learner picks (an option's index)
+ANIMATE_QUIZ_REVEAL = "animate_quiz_reveal"
+ANIMATE_QUIZ_RESET = "animate_quiz_reset"
+ANIMATE_QUIZ_QUESTION = "animate_quiz_question"  # the question on screen (a quiz.Question)
+ANIMATE_QUIZ_OUTCOME = "animate_quiz_outcome"  # the last answer revealed (a quiz.Outcome)
+ANIMATE_QUIZ_SCORE = "animate_quiz_score"  # this session's score (a quiz.Score)
+
+# --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
+TOKENS = "tokens"  # prefix of tokens_text and tokens_load
+TOKENS_TEXT = "tokens_text"
+TOKENS_TEXT_RUN = "tokens_text_run"  # the run whose default the text is (see owner_key)
+TOKENS_TEXT_EDITED = "tokens_text_edited"  # the user typed or chose a text of their own
+TOKENS_COLOR_BY = "tokens_color_by"
+TOKENS_COLORBLIND = "tokens_colorblind"
+TOKENS_SHOW_IDS = "tokens_show_ids"
+TOKENS_WHITESPACE = "tokens_whitespace"
+TOKENS_ID_SEPARATOR = "tokens_id_separator"
+# Tokens, encode step by step (ui/tokens/encode_steps.py); in the URL as encode= and encode_step=
+TOKENS_ENCODE_OPEN = "tokens_encode_open"  # the section's expander (open: it runs)
+TOKENS_ENCODE_TEXT = "tokens_encode_text"  # the word or short text traced
+TOKENS_ENCODE_EDITED = "tokens_encode_edited"  # typed or picked: it no longer follows the text
+TOKENS_ENCODE_PICK = "tokens_encode_pick"  # the menu of the page text's words
+TOKENS_ENCODE_STEP = "tokens_encode_step"  # the step on screen: an input, not a widget
+TOKENS_ENCODE_OF = "tokens_encode_of"  # the trace the step belongs to: a new one starts at 0
+TOKENS_ENCODE_PLAYING = "tokens_encode_playing"
+TOKENS_ENCODE_SPEED = "tokens_encode_speed"  # steps per second
+TOKENS_ENCODE_PLAY = "tokens_encode_play"
+TOKENS_ENCODE_BACK = "tokens_encode_back"
+TOKENS_ENCODE_NEXT = "tokens_encode_next"
+TOKENS_ENCODE_RESTART = "tokens_encode_restart"
+TOKENS_ENCODE_STAGE = "tokens_encode_stage"  # the chunk, candidates and narration (a container)
+
+# --- Vocabulary -----------------------------------------------------------------------
+VOCAB_QUERY = "vocab_query"
+VOCAB_FILTER = "vocab_filter"
+VOCAB_SORT = "vocab_sort"
+VOCAB_WORD_SPACE = "vocab_word_space"
+VOCAB_TABLE = "vocab_table"
+VOCAB_TOKEN = "vocab_token"
+VOCAB_TOKEN_RUN = "vocab_token_run"  # the run the chosen token belongs to
+VOCAB_VIEW_FULL = "vocab_view_full"
+VOCAB_COUNT_DESCENDANTS = "vocab_count_descendants"
+
+# --- Compare (its text: text_with_menu, prefix "compare") ------------------------------
+COMPARE = "compare"  # prefix of compare_text and compare_load
+COMPARE_TEXT = "compare_text"
+COMPARE_TEXT_RUN = "compare_text_run"
+COMPARE_TEXT_EDITED = "compare_text_edited"
+COMPARE_COLOR_BY = "compare_color_by"
+COMPARE_PASSAGE = "compare_passage"
+COMPARE_PASSAGE_RUN = "compare_passage_run"
+COMPARE_PASSAGE_EDITED = "compare_passage_edited"
+COMPARE_SIZES = "compare_sizes"
+COMPARE_LEFT = "compare_left"
+COMPARE_RIGHT = "compare_right"
+COMPARE_TAX_CSV = "compare_tax_csv"  # the token tax table's download (ui/compare/languages.py)
+COMPARE_PAIR_A = "compare_pair_a"  # two tokenizers, merge by merge (ui/compare/pair.py)
+COMPARE_PAIR_B = "compare_pair_b"
+COMPARE_PAIR_RUN = "compare_pair_run"  # the sidebar run A followed: a new one becomes A
+COMPARE_PAIR_EXAMPLE = "compare_pair_example"  # trains the run again with none (or gpt4)
+COMPARE_PAIR_FULL = "compare_pair_full"  # OpenAI's vocabularies in full, not cut to the other
+COMPARE_ONLY_A_QUERY = "compare_only_a_query"  # the filters of the merges only one learned
+COMPARE_ONLY_B_QUERY = "compare_only_b_query"
+
+
+def owner_key(text_key: str) -> str:
+    """The key naming the run a text box's default came from: `tokens_text_run`."""
+    return f"{text_key}_run"
+
+
+def edited_key(text_key: str) -> str:
+    """The key saying the user typed a text box's text: `tokens_text_edited`."""
+    return f"{text_key}_edited"
+
+
+def follow_run(state: MutableMapping[str, Any], owner_key: str, run_name: str) -> bool:
+    """Whether state kept under `owner_key` belonged to another run (or to none) until now.
+
+    It records `run_name` as the owner, so it answers True once per change of run; the
+    caller then resets what belonged to the old run.
+    """
+    if state.get(owner_key) == run_name:
+        return False
+    state[owner_key] = run_name
+    return True

@@ -1,0 +1,303 @@
+"""Tokens, encode step by step: a word or short text encoded one merge at a time.
+
+An expander on the Tokens page (it runs only while open). The user types a text or
+picks a word of the page's text; the stage shows the current chunk's tokens, every
+adjacent pair that has a merge with its number, the lowest marked, and the result, with
+Back / Step / Play as on Animate (keys ← → P). The step is an input kept in session
+state, not a widget, so a browser a tick behind cannot send a stale one back; the text
+and step go into the page's URL (encode=, encode_step=; see ui/session/links.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+import streamlit as st
+
+from explorer import Tokenizer, render_token
+from explorer.encoding.encode_trace import MAX_TRACE_CHARS, EncodeTrace, trace_chunk, trace_encoding
+from ui.session import links
+from ui.session import state as keys
+from ui.tokens import encode_story as story
+from ui.views.formatting import plural
+from ui.views.present import presenting
+from ui.views.token_text import paragraph_html
+
+SPEEDS = (0.5, 1, 2, 4)  # steps per second: slow enough to read each narration
+DEFAULT_SPEED = 1
+WORD_SOURCE_CHARS = 5_000  # the page text's words are offered from its first characters
+MAX_WORDS = 400  # distinct chunks in the menu
+
+
+@st.cache_resource(max_entries=64, ttl="1h", show_spinner=False)
+def trace_cached(_tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str) -> EncodeTrace:
+    """The trace of a text at a vocab size, once; raises the engine's ValueErrors."""
+    return trace_encoding(_tokenizer, text)
+
+
+@st.cache_data(max_entries=32, ttl="1h", show_spinner=False)
+def words_cached(
+    _tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str
+) -> tuple[tuple[str, ...], str]:
+    """The page text's distinct chunks (pre-tokens), in order, and the one that takes the
+    most merges (the first such): the word the section opens on."""
+    try:
+        pieces = _tokenizer.pre_tokens(text[:WORD_SOURCE_CHARS], allowed_special="all")
+    except ValueError:
+        return (), ""
+    words = tuple(dict.fromkeys(p for p, special in pieces if not special and p.strip()))
+    words = words[:MAX_WORDS]
+    steps = [len(trace_chunk(_tokenizer, word).steps) for word in words[:200]]
+    best = words[steps.index(max(steps))] if steps else ""
+    return words, best
+
+
+# --- state: the text, the step, playback ---------------------------------------------
+
+
+def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, str]) -> None:
+    """A session's first look at the section takes its text and step from the URL.
+
+    >>> state = {}
+    >>> seed_from_link(state, {"encode": "hello", "encode_step": "3"})
+    >>> state["tokens_encode_text"], state["tokens_encode_step"], state["tokens_encode_open"]
+    ('hello', 3, True)
+    """
+    if keys.TOKENS_ENCODE_TEXT in state or "encode" not in params:
+        return
+    state[keys.TOKENS_ENCODE_TEXT] = params["encode"][: keys.MAX_LINK_TEXT]
+    state[keys.TOKENS_ENCODE_EDITED] = True
+    state[keys.TOKENS_ENCODE_OPEN] = True
+    step = params.get("encode_step", "")
+    state[keys.TOKENS_ENCODE_STEP] = int(step) if step.isdigit() else 0
+
+
+def follow_trace(state: MutableMapping[str, Any], identity: str, last: int) -> int:
+    """The step on screen for this trace: 0 for a new trace (a linked step is kept the
+    first time), and never past its last step.
+
+    >>> state = {"tokens_encode_step": 4}
+    >>> follow_trace(state, "a", 9), follow_trace(state, "b", 9)
+    (4, 0)
+    """
+    had_trace = keys.TOKENS_ENCODE_OF in state
+    if state.get(keys.TOKENS_ENCODE_OF) != identity:
+        state[keys.TOKENS_ENCODE_OF] = identity
+        if had_trace:
+            state[keys.TOKENS_ENCODE_STEP] = 0
+            state[keys.TOKENS_ENCODE_PLAYING] = False
+    step = max(0, min(last, int(state.get(keys.TOKENS_ENCODE_STEP, 0))))
+    state[keys.TOKENS_ENCODE_STEP] = step
+    return step
+
+
+def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
+    """Back or Step: pause and move, staying within 0..last."""
+    state[keys.TOKENS_ENCODE_PLAYING] = False
+    step = int(state.get(keys.TOKENS_ENCODE_STEP, 0)) + delta
+    state[keys.TOKENS_ENCODE_STEP] = max(0, min(last, step))
+
+
+def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
+    """Play from the step on screen (from 0 when at the end), or pause."""
+    if state.get(keys.TOKENS_ENCODE_PLAYING):
+        state[keys.TOKENS_ENCODE_PLAYING] = False
+        return
+    if int(state.get(keys.TOKENS_ENCODE_STEP, 0)) >= last:
+        state[keys.TOKENS_ENCODE_STEP] = 0
+    state[keys.TOKENS_ENCODE_PLAYING] = True
+
+
+def tick(state: MutableMapping[str, Any], last: int) -> None:
+    """One tick of playback: the next step; at the last, stop there."""
+    if not state.get(keys.TOKENS_ENCODE_PLAYING):
+        return
+    state[keys.TOKENS_ENCODE_STEP] = min(last, int(state.get(keys.TOKENS_ENCODE_STEP, 0)) + 1)
+    if state[keys.TOKENS_ENCODE_STEP] >= last:
+        state[keys.TOKENS_ENCODE_PLAYING] = False
+
+
+def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
+    """Seconds between ticks while playing; None when paused."""
+    if not state.get(keys.TOKENS_ENCODE_PLAYING):
+        return None
+    return 1 / float(state.get(keys.TOKENS_ENCODE_SPEED, DEFAULT_SPEED))
+
+
+def pick_word() -> None:
+    """The word menu's callback: trace the picked word, then clear the menu."""
+    state = st.session_state
+    picked = state.get(keys.TOKENS_ENCODE_PICK)
+    if picked is not None:
+        state[keys.TOKENS_ENCODE_TEXT] = picked
+        state[keys.TOKENS_ENCODE_EDITED] = True
+        state[keys.TOKENS_ENCODE_PICK] = None
+
+
+def mark_typed() -> None:
+    st.session_state[keys.TOKENS_ENCODE_EDITED] = True
+
+
+# --- the section ----------------------------------------------------------------------
+
+
+def section(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: str) -> None:
+    """The expander; its content runs only while it is open."""
+    state = st.session_state
+    seed_from_link(state, st.query_params)
+    expander = st.expander(
+        "Encode step by step: which pair fuses first, and why",
+        icon=":material/timeline:",
+        key=keys.TOKENS_ENCODE_OPEN,
+        on_change="rerun",
+    )
+    if not expander.open:
+        links.update(st.query_params, {"encode": None, "encode_step": None})
+        return
+    with expander:
+        text = text_input(tokenizer, run_key, vocab_size, page_text)
+        if not tokenizer.merges:
+            st.info(
+                "This tokenizer has no merges at vocab size 256: every byte stays a token, "
+                "so there is nothing to step through. Slide View at vocab size up in the "
+                "sidebar."
+            )
+            return
+        if not text:
+            st.info("Type a word or a short text above, or pick a word of the text.")
+            return
+        try:
+            trace = trace_cached(tokenizer, run_key, vocab_size, text)
+        except ValueError as exc:
+            st.error(f"This text cannot be encoded step by step: {exc}")
+            return
+        last = len(trace.steps)
+        follow_trace(state, f"{run_key}:{vocab_size}:{text}", last)
+        interval = wanted_timer(state)
+        st.fragment(stage_view, run_every=interval)(tokenizer, trace, interval)
+
+
+def text_input(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: str) -> str:
+    """The text box (following the page text's most-merged word until typed) and a menu
+    of the page text's words."""
+    state = st.session_state
+    words, best = words_cached(tokenizer, run_key, vocab_size, page_text)
+    if not state.get(keys.TOKENS_ENCODE_EDITED) and best:
+        state[keys.TOKENS_ENCODE_TEXT] = best
+    row = st.container(horizontal=True, vertical_alignment="bottom")
+    row.text_input(
+        "Word or short text",
+        key=keys.TOKENS_ENCODE_TEXT,
+        on_change=mark_typed,
+        persist_state="session",
+        help=f"Up to {MAX_TRACE_CHARS} characters: each chunk is merged one step at a time.",
+    )
+    row.selectbox(
+        "Or pick a word of the text",
+        words,
+        index=None,
+        format_func=lambda word: render_token(word.encode("utf-8"), visible_whitespace=True),
+        placeholder=f"{plural(len(words), 'word')} of the text above…",
+        key=keys.TOKENS_ENCODE_PICK,
+        on_change=pick_word,
+        disabled=not words,
+    )
+    text = str(state.get(keys.TOKENS_ENCODE_TEXT) or "")
+    links.update(st.query_params, {"encode": links.link_text(text)})
+    return text
+
+
+def stage_view(tokenizer: Tokenizer, trace: EncodeTrace, interval: float | None) -> None:
+    """Controls and the step on screen, as a fragment: a step reruns this alone."""
+    state = st.session_state
+    last = len(trace.steps)
+    if interval is not None:
+        tick(state, last)
+    if wanted_timer(state) != interval:
+        st.rerun()  # the whole page: the fragment's new timer
+    controls(last)
+    number = int(state.get(keys.TOKENS_ENCODE_STEP, 0))
+    links.update(st.query_params, {"encode_step": str(number) if number else None})
+    with st.container(key=keys.TOKENS_ENCODE_STAGE):
+        show_step(tokenizer, trace, number)
+    if not presenting():
+        st.caption(story.WHY_THIS_ORDER)
+
+
+def controls(last: int) -> None:
+    """Play / pause, back, step, back to the start, and the speed; keys ← → P."""
+    state = st.session_state
+    playing = bool(state.get(keys.TOKENS_ENCODE_PLAYING))
+    number = int(state.get(keys.TOKENS_ENCODE_STEP, 0))
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.button(
+        "Pause" if playing else "Play",
+        key=keys.TOKENS_ENCODE_PLAY,
+        icon=":material/pause:" if playing else ":material/play_arrow:",
+        type="primary",
+        on_click=toggle_play,
+        args=(state, last),
+        disabled=last == 0,
+        shortcut="P",
+    )
+    for delta, icon, shortcut, key, label in [
+        (-1, "chevron_left", "Left", keys.TOKENS_ENCODE_BACK, "One step back"),
+        (1, "chevron_right", "Right", keys.TOKENS_ENCODE_NEXT, "One step forward"),
+    ]:
+        row.button(
+            f":material/{icon}:",
+            key=key,
+            help=label,
+            on_click=step_by,
+            args=(state, delta, last),
+            disabled=not 0 <= number + delta <= last,
+            shortcut=shortcut,
+        )
+    row.button(
+        "Start",
+        key=keys.TOKENS_ENCODE_RESTART,
+        icon=":material/first_page:",
+        help="Back to step 0: the bytes",
+        on_click=step_by,
+        args=(state, -last, last),
+        disabled=number == 0,
+    )
+    row.markdown(f"**Step {number:,} of {last:,}**", width="content")
+    row.select_slider(
+        "Speed (steps per second)",
+        options=SPEEDS,
+        value=DEFAULT_SPEED,
+        key=keys.TOKENS_ENCODE_SPEED,
+        persist_state="session",
+        width=220,
+    )
+
+
+def show_step(tokenizer: Tokenizer, trace: EncodeTrace, number: int) -> None:
+    """The chunk before, its candidates (lowest marked), the chunk after, the narration."""
+    large = presenting()
+    st.html(paragraph_html(story.narration(tokenizer, trace, number)))
+    if number == 0 or not trace.steps:
+        st.markdown(f"**The text as bytes** · {plural(len(trace.ids_at(0)), 'chunk')}")
+        st.html(story.text_html(tokenizer, trace, 0))
+        return
+    found = trace.steps[number - 1]
+    step = found.step
+    fusing, fused = story.step_positions(step)
+    chunk = (
+        f"Chunk {found.chunk + 1} of {len(trace.chunks)}" if len(trace.chunks) > 1 else "The text"
+    )
+    st.markdown(f"**{chunk}, before** · {plural(len(step.ids_before), 'token')}")
+    st.html(story.chunk_html(tokenizer, step.ids_before, fusing))
+    st.markdown("**Pairs that have a merge**, in reading order (the lowest number fuses)")
+    st.html(story.candidates_html(tokenizer, step, large=large))
+    st.markdown(f"**After merge {step.merge_number}** · {plural(len(step.ids_after), 'token')}")
+    st.html(story.chunk_html(tokenizer, step.ids_after, fused))
+    if not large and len(trace.chunks) > 1:
+        now = sum(map(len, trace.ids_at(number)))
+        st.markdown(
+            f"**The whole text after step {number}** · {plural(now, 'token')}; "
+            f"chunk {found.chunk + 1} outlined"
+        )
+        st.html(story.text_html(tokenizer, trace, number, found.chunk))

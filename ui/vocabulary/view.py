@@ -1,0 +1,318 @@
+"""The Vocabulary page's data: one table row per token, search, filters, lineage and charts.
+
+Results come from bounded caches keyed on a run's key and the viewed vocab size; the
+helpers that filter and sort them are pure, so a rerun only re-slices a cached table.
+
+    >>> query_id(" 258 "), query_id("the"), code("a`b")
+    (258, None, '`` a`b ``')
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping, Sequence
+
+import pandas as pd
+import streamlit as st
+
+from explorer import MergeHistory, Tokenizer, render_token
+from explorer.analysis.lineage import (
+    descendant_counts,
+    descendants,
+    lineage_dot,
+    vocab_entries,
+)
+from explorer.html.render import VISIBLE_WHITESPACE
+
+MAX_CHOICES = 1000  # tokens offered in the chooser; searching narrows the rest
+MAX_TABLE_ROWS = 10_000  # rows sent to the browser; sorting and searching see them all
+EAGER_DESCENDANTS = 60_000  # up to this many tokens, descendants are counted at once
+MAX_BUILD_TOKENS = 16  # tokens of a typed text drawn as one graph
+MAX_CHIPS = 80  # descendants drawn; the rest are counted
+FILTERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
+    "All tokens": lambda t: pd.Series(True, index=t.index),
+    "Merged tokens only": lambda t: t["kind"] == "merge",
+    "Intermediate-only": lambda t: t["intermediate"].fillna(False).astype(bool),
+    "Bytes": lambda t: t["kind"] == "byte",
+    "Special tokens": lambda t: t["kind"] == "special",
+}
+# label -> (column, ascending); ties always fall back to the id, ascending
+SORTS: dict[str, tuple[str, bool]] = {
+    "Newest first": ("id", False),
+    "Id": ("id", True),
+    "Length (longest first)": ("length", False),
+    "Count at merge (highest first)": ("count", False),
+    "Uses in the corpus (most first)": ("uses", False),
+    "Descendants (most first)": ("descendants", False),
+}
+INTERMEDIATE_HELP = (
+    "Merged during training but never used in the final encoding of the training corpus: "
+    "later merges absorbed every occurrence."
+)
+COLUMNS = {  # how the table shows each column
+    "id": st.column_config.NumberColumn(
+        "Id", format="%d", help="0–255 are bytes, merge k makes 255 + k, specials come last"
+    ),
+    "token": st.column_config.TextColumn(
+        "Token",
+        help="The token's bytes as text: · a space, ↵ a newline, → a tab, <0xE2> a byte "
+        "that is not UTF-8 on its own",
+    ),
+    "length": st.column_config.NumberColumn("Bytes", format="plain", help="Length in bytes"),
+    "parents": st.column_config.TextColumn("Parents", help="The two tokens merged to make it"),
+    "step": st.column_config.NumberColumn(
+        "Step", format="%d", help="The merge that created it: step k is merge k (1 is the first)"
+    ),
+    "count": st.column_config.NumberColumn(
+        "Count at merge",
+        format="localized",
+        help="How often the pair occurred in the training corpus when it was merged",
+    ),
+    "uses": st.column_config.NumberColumn(
+        "Uses", format="localized", help="How often it appears in the final encoding of the corpus"
+    ),
+    "descendants": st.column_config.NumberColumn(
+        "Descendants", format="localized", help="Tokens built from it, directly or not"
+    ),
+    "intermediate": st.column_config.CheckboxColumn("Intermediate-only", help=INTERMEDIATE_HELP),
+    "kind": st.column_config.TextColumn("Kind", help="byte, merge or special"),
+}
+
+
+def shown_columns(*, known: bool, counts: bool, descendants: bool = True) -> list[str]:
+    """The table's columns, without those whose values are unknown (or not counted yet)."""
+    columns = ["id", "token", "length", "parents", "step", "count", "uses", "descendants"]
+    columns += ["intermediate", "kind"]
+    hidden = set() if known else {"uses", "intermediate"}
+    if not counts:
+        hidden.add("count")
+    if not descendants:
+        hidden.add("descendants")
+    return [column for column in columns if column not in hidden]
+
+
+def render(token: bytes) -> str:
+    """The display text of a token, whitespace made visible: b" the" -> '·the'."""
+    return render_token(token, visible_whitespace=True)
+
+
+def usage_known(history: MergeHistory | None, vocab_size: int) -> bool:
+    """Whether uses in the training corpus are known at this size (only for the full run)."""
+    return (
+        history is not None and vocab_size >= 256 + len(history.steps) and bool(history.token_usage)
+    )
+
+
+# subtle: a resource, not data: a 200,000-row table would be copied on every rerun. It is
+# shared by all sessions, so callers never change it (filters and assign make copies).
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner="Building the vocabulary table…")
+def vocab_table(
+    _tokenizer: Tokenizer, _history: MergeHistory | None, run_key: str, vocab_size: int
+) -> pd.DataFrame:
+    """Every token of the tokenizer as a row; counts and uses are empty when unknown.
+
+    run_key and vocab_size name the tokenizer (the view of the run at that size). The
+    descendants column is added by `with_descendants`, as counting them takes seconds
+    for a 200,000-token vocabulary.
+    """
+    entries = vocab_entries(_tokenizer, _history, descendants=False)
+    shown = [render(entry.token) for entry in entries]
+    known = usage_known(_history, vocab_size)
+    table = pd.DataFrame(
+        {
+            "id": [entry.id for entry in entries],
+            "token": shown,
+            "plain": [entry.token.decode("utf-8", errors="replace") for entry in entries],
+            "length": [entry.length for entry in entries],
+            "parents": [
+                "" if e.left is None else f"'{shown[e.left]}' + '{shown[e.right]}'" for e in entries
+            ],
+            "left": [entry.left for entry in entries],
+            "right": [entry.right for entry in entries],
+            # people count merges from 1: merge k (step k) makes id 255 + k
+            "step": [None if entry.step is None else entry.step + 1 for entry in entries],
+            "count": [entry.count for entry in entries],
+            "merged": [entry.merged for entry in entries],
+            "uses": [entry.uses for entry in entries] if known else None,
+            "intermediate": [entry.intermediate_only for entry in entries] if known else None,
+            "kind": [entry.kind for entry in entries],
+        }
+    )
+    for column in ("left", "right", "step", "count", "merged", "uses"):
+        table[column] = table[column].astype("Int64")
+    table["intermediate"] = table["intermediate"].astype("boolean")
+    return table
+
+
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner="Counting every token's descendants…")
+def descendant_counts_cached(
+    _tokenizer: Tokenizer, run_key: str, vocab_size: int
+) -> dict[int, int]:
+    """How many tokens were built from each token (seconds for 200,000 tokens; once)."""
+    return descendant_counts(_tokenizer)
+
+
+def with_descendants(table: pd.DataFrame, counts: Mapping[int, int]) -> pd.DataFrame:
+    """A copy of the table with its descendants column (the cached table stays as it is).
+
+    >>> with_descendants(pd.DataFrame({"id": [97, 256]}), {97: 1, 256: 0})["descendants"].tolist()
+    [1, 0]
+    """
+    return table.assign(descendants=table["id"].map(counts).astype("Int64"))
+
+
+def typed_text(query: str, *, leading_space: bool) -> str:
+    """The text a search stands for: the table's symbols (· ↵ →) read back as whitespace,
+    and a space in front when asked (as a word has in running text) and none is there.
+
+    >>> typed_text("indivisible", leading_space=True), typed_text("·the", leading_space=True)
+    (' indivisible', ' the')
+    """
+    for char, symbol in VISIBLE_WHITESPACE.items():
+        query = query.replace(symbol, char)
+    if leading_space and not query[:1].isspace():
+        query = " " + query
+    return query
+
+
+@st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
+def encode_typed(_tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str) -> list[int]:
+    """How the tokenizer writes a typed text, special tokens read as plain text."""
+    return _tokenizer.encode_ordinary(text)
+
+
+def query_id(query: str) -> int | None:
+    """The id a query names when it is a whole number, else None."""
+    text = query.strip()
+    return int(text) if text.isdecimal() and text.isascii() else None
+
+
+def select_rows(table: pd.DataFrame, query: str, filter_name: str, sort_name: str) -> pd.DataFrame:
+    """The rows a user asked for: filtered, matched and sorted, exact matches first.
+
+    A whole number matches that id; any query also matches token text, case-insensitively,
+    in its rendered form ('·the') or its plain decoding (' the').
+    """
+    rows = table[FILTERS[filter_name](table)]
+    exact = pd.Series(False, index=rows.index)
+    if query.strip():
+        wanted = query_id(query)
+        text = rows["token"].str.contains(query, case=False, regex=False) | rows[
+            "plain"
+        ].str.contains(query, case=False, regex=False)
+        exact = (rows["token"] == query) | (rows["plain"] == query) | (rows["id"] == wanted)
+        rows, exact = rows[text | exact], exact[text | exact]
+    column, ascending = SORTS[sort_name]
+    order = rows.assign(_miss=~exact).sort_values(
+        ["_miss", column, "id"], ascending=[True, ascending, True], na_position="last"
+    )
+    return order.drop(columns="_miss")
+
+
+def default_token(rows: pd.DataFrame, query: str, typed: Sequence[int] = ()) -> int | None:
+    """The token to show first: the typed text when it is one token, the top search hit,
+    the first token of the typed text when nothing matches, else the longest merged token.
+
+    Ties go to the latest token; rows without a merged token give their longest.
+    """
+    if len(typed) == 1 or (rows.empty and typed):
+        return int(typed[0])
+    if rows.empty:
+        return None
+    if query.strip():
+        return int(rows["id"].iloc[0])
+    merged = rows[rows["kind"] == "merge"]
+    longest = (rows if merged.empty else merged).sort_values(
+        ["length", "id"], ascending=[False, False]
+    )
+    return int(longest["id"].iloc[0])
+
+
+def narration(row: pd.Series, labels: Mapping[int, str]) -> str:
+    """One sentence on how a token came to be, as Markdown (token text in code spans).
+
+    labels maps an id to its rendered token, for the parents.
+    """
+    token = code(repr_quoted(row["token"]))
+    if row["kind"] == "byte":
+        return (
+            f"Token {row['id']} is the single byte {token}: every byte-level vocabulary "
+            "starts with all 256 of them."
+        )
+    if row["kind"] == "special":
+        return f"Token {row['id']} {token} is a special token: never merged, only matched whole."
+    left, right = (code(repr_quoted(labels[int(row[side])])) for side in ("left", "right"))
+    sentence = (
+        f"Token {row['id']} {token} was created at step {row['step']:,} from {left} + {right}"
+    )
+    if pd.isna(row["count"]):
+        return sentence + "."
+    sentence += f" (count {row['count']:,})."
+    if not pd.isna(row["merged"]) and row["merged"] != row["count"]:
+        sentence += (
+            f" Only {row['merged']:,} of those could be merged: overlapping pairs share a token."
+        )
+    return sentence
+
+
+def usage_sentence(row: pd.Series) -> str:
+    """How much the token is used in the final encoding of the training corpus."""
+    if pd.isna(row["uses"]):
+        return ""
+    if not pd.isna(row["intermediate"]) and bool(row["intermediate"]):
+        return (
+            "It is **intermediate-only**: it never appears in the final encoding of the "
+            "training corpus, as later merges absorbed every occurrence."
+        )
+    times = "time" if row["uses"] == 1 else "times"
+    return f"It appears **{row['uses']:,}** {times} in the final encoding of the training corpus."
+
+
+def repr_quoted(text: str) -> str:
+    """A rendered token in quotes, as the parents column shows it: 'the'."""
+    return f"'{text}'"
+
+
+def code(text: str) -> str:
+    """Markdown inline code holding any text, backticks included."""
+    longest, run = 0, 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if longest else ""  # CommonMark strips one space each side again
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+@st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
+def descendant_ids(
+    _tokenizer: Tokenizer, run_key: str, vocab_size: int, token_id: int
+) -> list[int]:
+    """The tokens built from a token, directly or not, ascending."""
+    return descendants(_tokenizer, token_id)
+
+
+@st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
+def lineage_graph(_tokenizer: Tokenizer, run_key: str, vocab_size: int, token_id: int) -> str:
+    """Graphviz DOT for a token's lineage, labelled with rendered tokens."""
+    return lineage_dot(_tokenizer, token_id, label=lambda b: render(b))
+
+
+def chips_html(tokenizer: Tokenizer, ids: Sequence[int], limit: int = MAX_CHIPS) -> str:
+    """Tokens as small escaped chips with their ids, the first `limit` of them."""
+    chips = "".join(
+        f'<span class="vchip">{html.escape(render(tokenizer.token_bytes(i)))}<sub>{i}</sub></span>'
+        for i in ids[:limit]
+    )
+    more = len(ids) - limit
+    tail = f'<span class="vmore">… and {more:,} more</span>' if more > 0 else ""
+    return f"<style>{_CHIP_STYLE}</style><div class='vchips'>{chips}{tail}</div>"
+
+
+_CHIP_STYLE = (
+    ".vchips{display:flex;flex-wrap:wrap;gap:4px;line-height:1.6}"
+    ".vchip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre;"
+    "background:#e8f0fe;border:1px solid #c6d4f5;border-radius:4px;padding:0 5px;color:#1a1a1a}"
+    ".vchip sub{font-size:.7em;opacity:.6;margin-left:3px}"
+    ".vmore{color:#5f6368;font-style:italic;padding:0 4px}"
+)
