@@ -45,7 +45,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,7 @@ from bench.app_timing import (  # noqa: E402
     Milestone,
     percentile,
 )
+from bench.load_records import DeepLink, Gate, Student  # noqa: E402
 from bench.markdown_blocks import ROOM_OF_THIRTY, block, commit, replace_block  # noqa: E402
 from scripts.app_server import (  # noqa: E402
     BUSY,
@@ -72,7 +73,7 @@ from scripts.app_server import (  # noqa: E402
     Server,
     running_server,
 )
-from ui.run_spec import run_name  # noqa: E402
+from ui.session.run_spec import run_name  # noqa: E402
 
 SOURCE_TEXT = ROOT / "sample_texts" / "shakespeare.txt"
 TEXT_CHARS = 20_000  # each session's text, plus 97 characters per session index
@@ -83,7 +84,6 @@ DEEP_LINKS = {  # URL path -> the sidebar title of the page it opens
     "animate?animate_step=5": "Animate merges",
     "tokens": "Tokens",
 }
-GATE_SECONDS = 600  # the longest the first session at the Train gate waits for the rest
 RUN_SECONDS = 1800  # the whole run, after which the remaining sessions are cancelled
 AIMS = {"step_p95_s": 0.5, "train_p95_s": 5.0, "rss_gib": 1.5, "deep_p95_s": 10, "deep_max_s": 20}
 
@@ -199,36 +199,6 @@ async def go_to(page: Page, title: str) -> None:
 # --- one student ----------------------------------------------------------------------------
 
 
-class Gate:
-    """Holds sessions until all have arrived (or given up), so they click at once."""
-
-    def __init__(self, count: int) -> None:
-        self.left = count
-        self.open = asyncio.Event()
-
-    def arrive(self) -> None:
-        self.left -= 1
-        if self.left <= 0:
-            self.open.set()
-
-    async def wait(self) -> None:
-        await asyncio.wait_for(self.open.wait(), GATE_SECONDS)
-
-
-@dataclass
-class Student:
-    index: int
-    finished: bool = False
-    error: str | None = None
-    open_s: float | None = None  # goto -> the Train page idle
-    train_s: float | None = None  # click Train -> "Tokenizer: <run>" heading
-    train_settled_s: float | None = None  # ... -> the whole page redrawn
-    step_s: list[float] = field(default_factory=list)  # click -> "After step N"
-    step_settled_s: list[float] = field(default_factory=list)  # ... -> run finished (ws)
-    sidebar_run: str | None = None
-    mismatches: list[str] = field(default_factory=list)  # steps showing another corpus
-
-
 async def fill_form(page: Page, text: str, vocab: int) -> None:
     """Choose Paste text, paste this session's text, set the vocab size."""
     await page.locator(".st-key-train_source").get_by_text("Paste text", exact=True).click()
@@ -277,7 +247,7 @@ async def student(
         gate.arrive()
         arrived = True
         await gate.wait()
-        # the run's name ends so (ui.run_spec.run_name: the text's first words, quoted)
+        # the run's name ends so (ui.session.run_spec.run_name: the text's first words, quoted)
         heading = Milestone("result", "h2", run_name("”", PATTERN, vocab))
         settled = Milestone("settled", "h2", heading.text, settled=True)
         button = page.locator(".st-key-train_go").get_by_role("button")
@@ -305,18 +275,6 @@ async def student(
 
 
 # --- deep links ---------------------------------------------------------------------------------
-
-
-@dataclass
-class DeepLink:
-    index: int
-    link: str
-    title: str
-    seconds: float | None = None  # navigation start -> ready (title, current page, idle)
-    connected_s: float | None = None  # navigation start -> the server's first message
-    shown_title: str | None = None
-    exceptions: int = 0
-    error: str | None = None
 
 
 def right_page(me: DeepLink) -> bool:

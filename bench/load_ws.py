@@ -22,12 +22,12 @@ import html
 import time
 from typing import TYPE_CHECKING
 
+from bench.load_records import DeepLink, Gate, Student
 from bench.ws_client import connected
-from ui import state as keys
-from ui.run_spec import run_name
+from ui.session import state as keys
+from ui.session.run_spec import run_name
 
 if TYPE_CHECKING:
-    from bench.load_test import DeepLink, Gate, Student
     from scripts.app_server import Server
 
 PASTE_LABEL = "Paste text"  # the train_source radio's label for "paste" (pages/train.py)

@@ -23,5 +23,7 @@ fi
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+# the import contracts in pyproject.toml: a wrong import fails here, named
+.venv/bin/lint-imports --no-cache
 # two workers, one per core; a test file stays on one worker (its browser server with it)
 .venv/bin/python -m pytest -n 2 --dist loadfile "$@"
