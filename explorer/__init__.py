@@ -1,6 +1,17 @@
 """BPE Merge Explorer's engine: byte-level BPE that records every merge step.
 
-Plain Python plus `regex`; it never imports streamlit, pandas or altair.
+Plain Python plus `regex`; it never imports streamlit, pandas or altair. This module is the
+stable public face (`from explorer import train, Tokenizer, load_bundled, ...`); the work is
+done in wings by role, each importing only the ones below it (pyproject.toml's import-linter
+contracts check this):
+
+    cli.py        the command line (`python -m explorer ...`)
+    analysis/     lineage, statistics, bends, diffs, overlap, pair tables
+    files/        every format in and out, file kinds, bundled vocabularies
+    html/         tokens, cards and split views as escaped HTML
+    training/     chunk counting, the learner, tie rules, the merge history
+    encoding/     pre-tokenizers, the Tokenizer, merging, traces
+    base/         argument checks and the helpers two wings share
 
     >>> from explorer import train
     >>> train("aaabdaaabac", 259, pattern="none").tokenizer.encode("aaabdaaabac")

@@ -1,0 +1,1 @@
+"""Tests of `ui/` and the pages through AppTest, one folder per page folder of `ui/`."""
