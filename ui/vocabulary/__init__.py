@@ -1,1 +1,1 @@
-"""TODO"""
+"""The Vocabulary page's folder: the token table, its search, a token's lineage, the charts."""
