@@ -1,0 +1,64 @@
+"""Train: the run the form asks for, checked, and training it with a progress bar."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.session import state as keys
+from ui.session import train_inputs as form
+from ui.session.runs import RunSpec, add_run, train_spec
+from ui.session.samples import SAMPLES, sample_text
+from ui.train import holdout as train_holdout
+from ui.train import progress
+
+
+def read_corpus() -> form.Corpus:
+    """The text the form points at; raises InputError when there is none or it is unusable."""
+    state = st.session_state
+    source = state[keys.TRAIN_SOURCE]
+    if source == "sample":
+        sample = SAMPLES[state[keys.TRAIN_SAMPLE]]
+        return form.sample_corpus(sample, sample_text(sample.key))
+    if source == "upload":
+        files = state.get(keys.TRAIN_UPLOAD) or []
+        return form.upload_corpus((file.name, file.getvalue()) for file in files)
+    if source == "paste":
+        return form.pasted_corpus(state[keys.TRAIN_PASTE])
+    return form.word_count_corpus(state[keys.TRAIN_WORD_COUNTS])
+
+
+def requested_run() -> tuple[RunSpec, form.Corpus]:
+    """The run the form describes, checked; raises ValueError saying what to fix."""
+    state = st.session_state
+    problem = form.vocab_size_problem(state[keys.TRAIN_VOCAB])
+    if problem:
+        raise form.InputError(problem)
+    pattern = form.chosen_pattern(state[keys.TRAIN_PATTERN], state[keys.TRAIN_REGEX])
+    corpus = read_corpus()
+    specials = form.parse_special_tokens(state[keys.TRAIN_SPECIALS])
+    held_out = train_holdout.chosen_percent(corpus)
+    train_holdout.check_holdout(corpus, held_out)
+    spec = form.training_spec(
+        corpus,
+        int(state[keys.TRAIN_VOCAB]),
+        pattern,
+        specials,
+        int(state[keys.TRAIN_MIN_COUNT]),
+        state[keys.TRAIN_TIE_RULE],
+        holdout_percent=held_out,
+    )
+    return spec, corpus
+
+
+def train_and_add(spec: RunSpec, texts: tuple[str, ...]) -> None:
+    """Train (cached) with a progress bar, keep the run, and show it."""
+    bar = st.progress(0.0, text="Counting chunks…")
+    report = progress.progress_reporter(lambda fraction, text: bar.progress(fraction, text=text))
+    try:
+        train_spec(spec, texts, report)
+    except ValueError as exc:  # the engine's errors say what to change
+        bar.empty()
+        st.error(f"Training stopped: {exc}")
+        return
+    add_run(spec, texts)
+    st.rerun()
