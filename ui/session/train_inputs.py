@@ -1,4 +1,5 @@
-"""The Train page's form, read into a run: the text, the settings, and what is wrong with them.
+"""Training inputs read into a run (the Train form, and a link that trains a sample): the text,
+the settings, and what is wrong with them.
 
 No Streamlit calls here: plain functions over the engine, tested without a browser:
 
