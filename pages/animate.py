@@ -15,10 +15,11 @@ import streamlit as st
 from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
 from ui.animate import animation as anim
 from ui.animate import charts as anim_charts
-from ui.animate import playback, quiz
+from ui.animate import playback
 from ui.animate.lesson.download import lesson_download
-from ui.animate.pair_table_view import NO_CORPUS, beside_style, step_areas
-from ui.animate.quiz_view import pair_panel
+from ui.animate.pair_table.view import NO_CORPUS, beside_style, step_areas
+from ui.animate.quiz import questions as quiz
+from ui.animate.quiz.panel import pair_panel
 from ui.session import state as keys
 from ui.session.lru import SharedLru
 from ui.session.run_spec import RunKind
