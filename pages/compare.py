@@ -23,7 +23,7 @@ from ui.compare.charts import (
 from ui.compare.heldout import heldout_curve, heldout_section
 from ui.compare.languages import language_growth_section
 from ui.compare.overlap import overlap_section
-from ui.compare.pair import pair_section
+from ui.compare.pair.section import pair_section
 from ui.session import state as keys
 from ui.session.runs import (
     Run,
