@@ -389,7 +389,7 @@ class ServerSteps:
 
 
 def time_server_steps(text: str, steps: int) -> ServerSteps:
-    """The calls pages/animate.py makes for one forward step, on `steps` steps in a row.
+    """The calls Animate makes for one forward step (ui/animate/stage.py), `steps` in a row.
 
     Stepping forward, the page's tokenizer_at cache already holds the previous step's
     tokenizer (the new "before"), so each step builds one tokenizer; frame_cached misses.

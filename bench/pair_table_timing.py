@@ -2,8 +2,8 @@
 
 Not a test. Two measures, each printed as medians and p95 in a JSON object:
 
-1. table: the pair table's own work in-process (ui.animate.pair_tables.table_at and the rows the
-   page draws), for a cold jump to a step nothing is kept for (split back from the last
+1. table: the pair table's own work in-process (ui.animate.pair_table.tables.table_at and the
+   rows the page draws), for a cold jump to a step nothing is kept for (split back from the last
    step), and for a step forward from the step before (one `advance`); and the work done
    once per run (counting the corpus, bringing it to the last step);
 2. page: the whole Animate page rerun under Streamlit's AppTest with the table shown,
@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT))
 from explorer import train  # noqa: E402
 from explorer.analysis.pair_table import chunks_touched, sequences_after  # noqa: E402
 from explorer.training.corpus import count_chunks  # noqa: E402
-from ui.animate import pair_tables  # noqa: E402
 from ui.animate.animation import pair_text  # noqa: E402
-from ui.animate.pair_table_view import table_rows  # noqa: E402
+from ui.animate.pair_table import tables as pair_tables  # noqa: E402
+from ui.animate.pair_table.view import table_rows  # noqa: E402
 
 VOCAB_SIZE = 5000
 PATTERN = "gpt4"

@@ -76,9 +76,9 @@ def stage_captions(app: AppTest) -> list[str]:
 
 
 def pair_tables(app: AppTest) -> list[list[dict[str, object]]]:
-    """Each pair table on the page (ui.animate.pair_table_html), as rows keyed by its columns:
+    """Each pair table on the page (ui.animate.pair_table.table_html), as rows keyed by its columns:
     numbers as ints, text unescaped."""
-    from ui.animate.pair_table_html import COLUMNS
+    from ui.animate.pair_table.table_html import COLUMNS
 
     tables = []
     for element in app.html:
@@ -111,7 +111,8 @@ def narration(app: AppTest) -> str:
 
 
 def pair_table_lines(app: AppTest) -> list[str]:
-    """The pair table's heading and notes (ui.animate.pair_table_html), as a user reads them."""
+    """The pair table's heading and notes (ui.animate.pair_table.table_html), as a user reads
+    them."""
     return [
         html.unescape(re.sub(r"<[^>]+>", "", text))
         for element in app.html

@@ -1,4 +1,5 @@
-"""Compare: what each of the 26 UDHR languages costs as the vocabulary grows, and the token tax.
+"""Compare: the 26 UDHR languages' bytes per token with yours and OpenAI's tokenizers, what each
+language costs as the vocabulary grows, and the token tax.
 
 One encode per language (explorer.analysis.language_cost) gives the text's length at every vocab
 size, so the heatmap of 26 languages by ~32 sizes is 26 encodes, cached per run; the
@@ -24,10 +25,13 @@ from explorer.analysis.language_cost import (
     language_curves,
     token_tax,
 )
+from ui.compare.charts import OPENAI, language_chart, language_table
+from ui.compare.openai_runs import openai_runs
 from ui.session import state as keys
-from ui.session.runs import Run, trained_vocab_size, view_vocab_size
+from ui.session.runs import Run, trained_vocab_size, view_tokenizer, view_vocab_size
 from ui.session.samples import udhr_texts
 from ui.views.formatting import format_seconds, markdown_text
+from ui.views.token_view import fmt_int
 
 HEATMAP_TITLE = "Bytes per token by language and vocab size"
 TAX_TITLE = "The token tax: tokens per English token"
@@ -162,6 +166,26 @@ def tax_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
             height=alt.Step(ROW_STEP),
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
+    )
+
+
+def languages_section(run: Run) -> None:
+    """Bytes per token of the UDHR in 26 languages: the current tokenizer and OpenAI's."""
+    st.header("Across 26 languages")
+    size = view_vocab_size(run)
+    try:
+        openai_runs()  # loads them with a spinner the first time
+        frame = language_table(
+            run.key, size, f"Yours: {run.spec.name}", tuple(OPENAI), view_tokenizer(run)
+        )
+    except ValueError as exc:
+        st.error(f"The languages could not be compared: {exc}")
+        return
+    st.altair_chart(language_chart(frame), width="stretch")
+    st.caption(
+        f"Your tokenizer at vocab size {fmt_int(size)}. A tokenizer trained mostly on English "
+        "spends more tokens on other scripts: a byte or two per token means it barely merged "
+        "them."
     )
 
 

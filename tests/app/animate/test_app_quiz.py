@@ -5,7 +5,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.app_support import open_app, pair_tables, texts_of
-from ui.animate import quiz
+from ui.animate.quiz import questions as quiz
 from ui.session import state as keys
 
 CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}

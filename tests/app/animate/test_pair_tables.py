@@ -14,7 +14,7 @@ import pytest
 from explorer.analysis.pair_table import sequences_after, table_of
 from explorer.training.history import MergeHistory
 from explorer.training.pair_queue import MAX_TIES_RECORDED
-from ui.animate import pair_tables
+from ui.animate.pair_table import tables as pair_tables
 from ui.session.run_spec import RunKind, RunSpec, text_key
 from ui.session.runs import train_spec
 from ui.session.samples import sample_text

@@ -6,10 +6,10 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer import MergeHistory
-from ui.animate import pair_tables
 from ui.animate.animation import no_steps_message
 from ui.animate.lesson.page import lesson_html
 from ui.animate.lesson.steps import DEFAULT_LESSON_STEPS, MAX_LESSON_STEPS
+from ui.animate.pair_table import tables as pair_tables
 from ui.session import state as keys
 from ui.session.run_spec import file_stem
 from ui.session.runs import Run, texts_of

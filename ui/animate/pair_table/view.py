@@ -22,8 +22,8 @@ from explorer import MergeHistory
 from explorer.analysis.pair_table import PairRow, PairTable, describe_tie, pair_table
 from explorer.training.corpus import count_chunks
 from ui.animate import animation as anim
-from ui.animate import pair_tables
-from ui.animate.pair_table_html import pair_table_html
+from ui.animate.pair_table import tables as pair_tables
+from ui.animate.pair_table.table_html import pair_table_html
 from ui.session import state as keys
 from ui.session.runs import Run, origin, texts_of
 from ui.views.formatting import RawHtml, plural

@@ -12,7 +12,7 @@ from explorer import Encoding, Tokenizer
 from explorer.analysis.split_diff import differing_spans, span_of_tokens, token_boundaries
 from explorer.encoding.pretokenize import as_unicode
 from explorer.html.split_html import split_html
-from ui.compare.side import Side
+from ui.compare.pair.side import Side
 from ui.session import state as keys
 from ui.views.formatting import excerpt, markdown_text, plural
 from ui.views.token_view import fmt_int

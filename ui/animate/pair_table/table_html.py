@@ -51,7 +51,7 @@ STYLE = (
 def pair_table_html(
     rows: Sequence[Mapping[str, Any]], heading: tuple[str, str], notes: Sequence[str]
 ) -> str:
-    """A heading (its bold part, then the rest), the rows (`ui.animate.pair_table_view.table_rows`)
+    """A heading (its bold part, then the rest), the rows (`ui.animate.pair_table.view.table_rows`)
     as a table whose winner's row stands out, then notes in caption type.
 
     The heading also names the table's scroll box for screen readers.

@@ -9,7 +9,7 @@ skip: it shows the answer and is not scored.
 Plain values in a session-state mapping, no Streamlit, so each student's session keeps
 its own score:
 
-    >>> from ui.animate.pair_table_view import pair_table_of_text
+    >>> from ui.animate.pair_table.view import pair_table_of_text
     >>> question = make_question(pair_table_of_text("aaabdaaabac"), str, "run", 0)
     >>> question.labels[question.winner], question.merge
     ('(97, 97)', 1)

@@ -1,6 +1,6 @@
 """Compare: two tokenizers, A and B, chosen from the session's runs and OpenAI's three,
-each at the size the app views it; then their merges (ui/compare/merges.py) and where
-they split the page's passage differently (ui/compare/splits.py).
+each at the size the app views it; then their merges (ui/compare/pair/merges.py) and where
+they split the page's passage differently (ui/compare/pair/splits.py).
 
 A session run is compared at its viewed size (the sidebar's for the sidebar's run, its
 full size otherwise). OpenAI's vocabularies are long (GPT-4o makes 199,742 merges), so
@@ -20,9 +20,9 @@ from dataclasses import replace
 
 import streamlit as st
 
-from ui.compare.merges import merges_section
-from ui.compare.side import Side
-from ui.compare.splits import splits_section
+from ui.compare.pair.merges import merges_section
+from ui.compare.pair.side import Side
+from ui.compare.pair.splits import splits_section
 from ui.session import state as keys
 from ui.session.run_cache import tokenizer_at
 from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, run_name

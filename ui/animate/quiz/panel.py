@@ -14,8 +14,10 @@ import streamlit as st
 
 from explorer import MergeHistory
 from ui.animate import animation as anim
-from ui.animate import pair_tables, playback, quiz
-from ui.animate.pair_table_view import NO_CORPUS, current_table, show_table
+from ui.animate import playback
+from ui.animate.pair_table import tables as pair_tables
+from ui.animate.pair_table.view import NO_CORPUS, current_table, show_table
+from ui.animate.quiz import questions as quiz
 from ui.session import state as keys
 from ui.session.runs import Run, origin
 from ui.views.formatting import markdown_text

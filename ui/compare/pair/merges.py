@@ -17,7 +17,7 @@ import streamlit as st
 
 from explorer import Tokenizer, render_token
 from explorer.analysis.merge_diff import LoneMerge, MergeDiff, merge_diff, merge_tokens
-from ui.compare.side import Side
+from ui.compare.pair.side import Side
 from ui.session import state as keys
 from ui.views.formatting import markdown_text, plural
 from ui.views.token_view import fmt_int

@@ -1,0 +1,126 @@
+"""Animate's step view: the controls, the merge and the passage before and after it (the
+stage), the pair panel and the two charts, as one fragment the page runs; and the passage
+alone, for a run with no steps to show.
+
+The fragment is the page's: `st.fragment(step_view, run_every=...)`, so a click on a control
+reruns this, not the page, and while playing it reruns itself on a timer.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer import MergeHistory, tokens_to_html
+from ui.animate import animation as anim
+from ui.animate import charts as anim_charts
+from ui.animate import playback
+from ui.animate.caches import charts_cached, frame_cached, passage_html
+from ui.animate.controls import controls
+from ui.animate.pair_table.view import step_areas
+from ui.animate.quiz.panel import pair_panel
+from ui.session import state as keys
+from ui.session.runs import Run, tokenizer_at, view_tokenizer, view_vocab_size
+from ui.views.formatting import RawHtml
+from ui.views.token_text import paragraph_html
+
+
+def step_view(
+    run: Run, history: MergeHistory, passage: str, interval: float | None, last: int
+) -> None:
+    """The step on screen and its controls, as a fragment: a step costs this, not the page.
+
+    Play, pause and a new speed change the fragment's timer, which only the page sets.
+    """
+    state = st.session_state
+    if interval is not None:
+        playback.tick(state, last)
+    if playback.wanted_timer(state) != interval:
+        st.rerun()  # the whole page: the new timer, and the slider back after playing
+    controls(last)
+    step = playback.shown_step(state, last)
+    stage_area, pair_area = step_areas()
+    with stage_area, st.container(key=keys.ANIMATE_STAGE):
+        stage(run, history, passage, step, last)
+    with pair_area:  # the pair table, or the quiz: beside the stage
+        pair_panel(run, history, step, last)
+    charts(run, history, step)
+
+
+def stage(run: Run, history: MergeHistory, passage: str, step: int, last: int) -> None:
+    """The merge, narration and passage of the step on screen (a progress bar if playing)."""
+    playing = bool(st.session_state.get(keys.ANIMATE_PLAYING))
+    if playing:
+        st.progress(step / last, text=f"Playing: step {step:,} of {last:,}")
+    try:
+        show_step(run, history, passage, step, playing)
+    except ValueError as exc:
+        st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
+
+
+_GAP = '<div style="height:1rem"></div>'  # the space Streamlit puts between two elements
+
+
+def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing: bool) -> None:
+    """The merge, the narration, and the passage before and after it, as one element
+    (each element is a message to the browser: a room of thirty sends thirty a step)."""
+    after = tokenizer_at(run.tokenizer, run.key, 256 + step)
+    before = tokenizer_at(run.tokenizer, run.key, 255 + step) if step else after
+    frame = frame_cached(before, after, run.key, step, passage)
+    told = []
+    if step:
+        told.append(anim.merge_card_html(run.tokenizer, history.steps[step - 1]))
+    told.append(paragraph_html(anim.narration(history, step, run.tokenizer)))
+    if not passage:
+        st.html(RawHtml(_GAP.join(told)))
+        st.info("The passage is empty: type a text in the Passage box above.")
+        return
+    # hover titles are most of the HTML; nobody hovers over a moving passage
+    show = {"show_ids": bool(st.session_state.get(keys.ANIMATE_IDS)), "titles": not playing}
+    if step == 0:
+        tokens = passage_html(after, run.key, passage, frame.after.ids, **show)
+        pane = anim.pane_html("The passage as bytes", len(frame.after.ids), tokens)
+        st.html(RawHtml(_GAP.join([*told, anim.stage_html([pane])])))
+        return
+    # the outlines are a stylesheet beside each passage, so a passage's HTML is the same at
+    # every step that shows it: step k's "before" is step k - 1's "after", from the cache
+    panes = [
+        anim.pane_html(
+            f"Before step {step:,}",
+            len(frame.before.ids),
+            passage_html(before, run.key, passage, frame.before.ids, **show),
+            frame.pair_positions,
+        ),
+        anim.pane_html(
+            f"After step {step:,}",
+            len(frame.after.ids),
+            passage_html(after, run.key, passage, frame.after.ids, **show),
+            frame.fused_positions,
+        ),
+    ]
+    st.html(RawHtml(_GAP.join([*told, anim.stage_html(panes, anim.passage_caption(frame))])))
+
+
+def charts(run: Run, history: MergeHistory, step: int) -> None:
+    """Pair count and corpus length along training, the step on screen marked.
+
+    The lines are built and converted once per run; a step sends them as they are, with
+    a new one-row marker.
+    """
+    count_spec, length_spec = charts_cached(history, run.tokenizer, run.key)
+    row = anim_charts.step_row(history, step, run.tokenizer)
+    # one horizontal container, not columns (three blocks): side by side, wrapping on a phone
+    both = st.container(horizontal=True, gap="medium")
+    both.vega_lite_chart(anim_charts.marked(count_spec, row, "count"), width="stretch")
+    both.vega_lite_chart(anim_charts.marked(length_spec, row, "tokens"), width="stretch")
+
+
+def show_static(run: Run, passage: str) -> None:
+    """The passage at the sidebar's vocab size, for runs with nothing to animate."""
+    tokenizer = view_tokenizer(run)
+    try:
+        ids = tokenizer.encode(passage, allowed_special="all")
+    except ValueError as exc:
+        st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
+        return
+    st.markdown(f"**The passage at vocab size {view_vocab_size(run):,}** · {len(ids):,} tokens")
+    st.html(RawHtml(tokens_to_html(tokenizer, ids, visible_whitespace=True)))
