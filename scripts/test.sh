@@ -1,29 +1,64 @@
 #!/usr/bin/env bash
 # Install what the tests need into .venv, then lint and run every test.
-# Usage: bash scripts/test.sh [extra pytest arguments]
+# Usage: bash scripts/test.sh [--quick] [extra pytest arguments]
+#
+# --quick, for the edit-test loop: the engine, AppTest and doctests, no browser tests (so no
+# chromium), `ruff format --check` only on the Python files changed against git HEAD or
+# untracked, and pip only when requirements-dev.txt or pyproject.toml changed since the
+# last install. ruff check and lint-imports still run on everything. CI runs without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+quick=false
+if [ "${1:-}" = "--quick" ]; then
+    quick=true
+    shift
+fi
 
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+# what was installed from: a quick run skips pip while these files are as they were
+stamp=.venv/.installed-from
+wanted=$(cat requirements.txt requirements-dev.txt pyproject.toml | sha256sum)
+if ! $quick || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+    echo "$wanted" >"$stamp"
+fi
 
 # the browser tests drive Debian's chromium (without it they skip, or fail under CI=true)
-if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
+if ! $quick && ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
     && [ "$(id -u)" = 0 ]; then
     echo "Installing Debian's chromium for the browser tests (apt-get install chromium)"
-    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
-        >/dev/null 2>&1; then
+    if ! { apt-get -o DPkg::Lock::Timeout=300 update -qq \
+        && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
+            chromium; } >/dev/null 2>&1; then
         echo "Could not install chromium; the browser tests will say so" >&2
     fi
 fi
 
 .venv/bin/ruff check .
-.venv/bin/ruff format --check .
+if $quick && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    # only what this change touched: changed against HEAD, or new and not ignored
+    mapfile -t touched < <({
+        git diff --name-only --diff-filter=d HEAD -- '*.py'
+        git ls-files --others --exclude-standard -- '*.py'
+    } | sort -u)
+    if [ "${#touched[@]}" -gt 0 ]; then
+        .venv/bin/ruff format --check "${touched[@]}"
+    fi
+else
+    .venv/bin/ruff format --check .
+fi
 # the import contracts in pyproject.toml: a wrong import fails here, named
 .venv/bin/lint-imports --no-cache
-# two workers, one per core; a test file stays on one worker (its browser server with it)
-.venv/bin/python -m pytest -n 2 --dist loadfile "$@"
+
+# two workers, one per core. Under --dist loadfile, tests/conftest.py hands each browser
+# test out on its own, longest first, and keeps every other file on one worker.
+if $quick; then
+    .venv/bin/python -m pytest -n 2 --dist loadfile --ignore=tests/browser "$@"
+else
+    .venv/bin/python -m pytest -n 2 --dist loadfile "$@"
+fi
