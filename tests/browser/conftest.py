@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import os
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocket, expect
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from explorer import train
 from scripts.app_server import (
@@ -38,6 +41,9 @@ ARTIFACTS = ROOT / "artifacts" / "browser"
 VIEWPORT = {"width": 1400, "height": 1000}
 IDLE_SECONDS = 60  # the longest a page may keep running before a helper gives up
 QUIET_SECONDS = 1.0  # no script running for this long: Streamlit has settled
+# With the page's websocket watched (ScriptRuns), a rerun asked for is seen as it is sent,
+# so the quiet period only has to outlast a frame's trip, not guess at one
+WATCHED_QUIET_SECONDS = 0.3
 SAMPLE_TOKENIZER = "Shakespeare · gpt4 · 2k"  # the tokenizer every new session opens on
 expect.set_options(timeout=20_000)  # a loaded 2-core machine can take more than the 5 s default
 
@@ -122,6 +128,7 @@ def app(page: Page, streamlit_server: Server, request: pytest.FixtureRequest) ->
     The screenshot goes to artifacts/browser/<test name>.png, passed or failed.
     """
     page.set_default_timeout(IDLE_SECONDS * 1000)
+    ScriptRuns.watch(page)
     page.goto(streamlit_server.url)
     wait_until_idle(page)
     expect(sidebar_tokenizer_input(page)).to_have_value(SAMPLE_TOKENIZER)
@@ -133,12 +140,73 @@ def app(page: Page, streamlit_server: Server, request: pytest.FixtureRequest) ->
 # --- helpers the journeys share ----------------------------------------------------------
 
 
+class ScriptRuns:
+    """What a page's websocket says about its script runs: a rerun the page asked for
+    (BackMsg.rerun_script) is pending until the server finishes it (a script_finished that
+    is not "finished early for a rerun": `st.rerun()` goes on by itself), and the server's
+    session status says whether a script is running.
+
+    The DOM's busy signs (BUSY) only show once the server has started the run; these frames
+    show the gap between a click and that start, which a long quiet period had to cover.
+    """
+
+    _EARLY = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN
+
+    def __init__(self) -> None:
+        self.pending = False  # a rerun was asked for and has not finished
+        self.running = False  # the server's last session status
+        self.asked_at = 0.0
+
+    @classmethod
+    def watch(cls, page: Page) -> ScriptRuns:
+        """Start watching a page's websockets; call before the page opens the app."""
+        runs = cls()
+        page.on("websocket", runs._attach)
+        _WATCHED[page] = runs
+        return runs
+
+    @classmethod
+    def of(cls, page: Page) -> ScriptRuns | None:
+        return _WATCHED.get(page)
+
+    def busy(self, now: float) -> bool:
+        # a rerun that nothing answers for 10 s is left to the DOM signs and the quiet period
+        stale = self.pending and not self.running and now - self.asked_at > 10
+        return self.running or (self.pending and not stale)
+
+    def _attach(self, socket: WebSocket) -> None:
+        socket.on("framesent", self._sent)
+        socket.on("framereceived", self._received)
+
+    def _sent(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes) and BackMsg.FromString(payload).HasField("rerun_script"):
+            self.pending, self.asked_at = True, time.monotonic()
+
+    def _received(self, payload: str | bytes) -> None:
+        if not isinstance(payload, bytes):
+            return
+        message = ForwardMsg.FromString(payload)
+        kind = message.WhichOneof("type")
+        if kind == "session_status_changed":
+            self.running = message.session_status_changed.script_is_running
+        elif kind == "script_finished" and message.script_finished != self._EARLY:
+            self.pending = False
+
+
+_WATCHED: weakref.WeakKeyDictionary[Page, ScriptRuns] = weakref.WeakKeyDictionary()
+
+
 def wait_until_idle(page: Page, timeout_s: float = IDLE_SECONDS) -> None:
-    """Wait until Streamlit has drawn the page and no script has run for QUIET_SECONDS."""
+    """Wait until Streamlit has drawn the page and no script has run for the quiet period
+    (WATCHED_QUIET_SECONDS on a page ScriptRuns watches, else QUIET_SECONDS)."""
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=timeout_s * 1000)
-    watch = IdleWatch(quiet_seconds=QUIET_SECONDS, timeout_seconds=timeout_s)
-    while not watch.settled(busy=page.locator(BUSY).count() > 0):
-        page.wait_for_timeout(100)
+    runs = ScriptRuns.of(page)
+    quiet = QUIET_SECONDS if runs is None else WATCHED_QUIET_SECONDS
+    watch = IdleWatch(quiet_seconds=quiet, timeout_seconds=timeout_s)
+    while not watch.settled(
+        busy=page.locator(BUSY).count() > 0 or (runs is not None and runs.busy(time.monotonic()))
+    ):
+        page.wait_for_timeout(50 if runs is not None else 100)
 
 
 def main_area(page: Page) -> Locator:
