@@ -177,6 +177,11 @@ class ScriptRuns:
     def _attach(self, socket: WebSocket) -> None:
         socket.on("framesent", self._sent)
         socket.on("framereceived", self._received)
+        socket.on("close", self._closed)
+
+    def _closed(self, _socket: WebSocket) -> None:
+        """A closed socket runs nothing: what it said no longer holds (a reload opens anew)."""
+        self.pending = self.running = False
 
     def _sent(self, payload: str | bytes) -> None:
         if isinstance(payload, bytes) and BackMsg.FromString(payload).HasField("rerun_script"):

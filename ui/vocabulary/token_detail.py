@@ -9,17 +9,16 @@ from explorer import Tokenizer
 from ui.session import links
 from ui.session import state as keys
 from ui.session.runs import Run
-from ui.vocabulary.view import (
-    MAX_CHOICES,
+from ui.vocabulary.lineage import (
     chips_html,
     code,
-    default_token,
     descendant_ids,
     lineage_graph,
     narration,
     repr_quoted,
     usage_sentence,
 )
+from ui.vocabulary.view import MAX_CHOICES, default_token
 
 
 def choose_token(

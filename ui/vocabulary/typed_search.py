@@ -9,15 +9,8 @@ from explorer import Tokenizer
 from explorer.analysis.lineage import text_lineage_dot
 from ui.session import state as keys
 from ui.session.runs import Run
-from ui.vocabulary.view import (
-    MAX_BUILD_TOKENS,
-    code,
-    encode_typed,
-    query_id,
-    render,
-    repr_quoted,
-    typed_text,
-)
+from ui.vocabulary.lineage import code, repr_quoted
+from ui.vocabulary.view import MAX_BUILD_TOKENS, encode_typed, query_id, render, typed_text
 
 
 def show_typed_text(

@@ -11,7 +11,8 @@ from tests.app_support import open_app, texts_of
 from ui.session import state as keys
 from ui.session.run_spec import RunSpec
 from ui.vocabulary.charts import length_histogram
-from ui.vocabulary.view import chips_html, code, default_token, select_rows
+from ui.vocabulary.lineage import chips_html, code
+from ui.vocabulary.view import default_token, select_rows
 
 AAAB = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 

@@ -1,0 +1,110 @@
+"""Vocabulary: a token's lineage in words and pictures: how it was made, how much it is
+used, its graph and its descendants as chips.
+
+    >>> code("a`b"), repr_quoted("the")
+    ('`` a`b ``', "'the'")
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+import streamlit as st
+
+from explorer import Tokenizer
+from explorer.analysis.lineage import descendants, lineage_dot
+from ui.vocabulary.view import render
+
+MAX_CHIPS = 80  # descendants drawn; the rest are counted
+
+
+def narration(row: pd.Series, labels: Mapping[int, str]) -> str:
+    """One sentence on how a token came to be, as Markdown (token text in code spans).
+
+    labels maps an id to its rendered token, for the parents.
+    """
+    token = code(repr_quoted(row["token"]))
+    if row["kind"] == "byte":
+        return (
+            f"Token {row['id']} is the single byte {token}: every byte-level vocabulary "
+            "starts with all 256 of them."
+        )
+    if row["kind"] == "special":
+        return f"Token {row['id']} {token} is a special token: never merged, only matched whole."
+    left, right = (code(repr_quoted(labels[int(row[side])])) for side in ("left", "right"))
+    sentence = (
+        f"Token {row['id']} {token} was created at step {row['step']:,} from {left} + {right}"
+    )
+    if pd.isna(row["count"]):
+        return sentence + "."
+    sentence += f" (count {row['count']:,})."
+    if not pd.isna(row["merged"]) and row["merged"] != row["count"]:
+        sentence += (
+            f" Only {row['merged']:,} of those could be merged: overlapping pairs share a token."
+        )
+    return sentence
+
+
+def usage_sentence(row: pd.Series) -> str:
+    """How much the token is used in the final encoding of the training corpus."""
+    if pd.isna(row["uses"]):
+        return ""
+    if not pd.isna(row["intermediate"]) and bool(row["intermediate"]):
+        return (
+            "It is **intermediate-only**: it never appears in the final encoding of the "
+            "training corpus, as later merges absorbed every occurrence."
+        )
+    times = "time" if row["uses"] == 1 else "times"
+    return f"It appears **{row['uses']:,}** {times} in the final encoding of the training corpus."
+
+
+def repr_quoted(text: str) -> str:
+    """A rendered token in quotes, as the parents column shows it: 'the'."""
+    return f"'{text}'"
+
+
+def code(text: str) -> str:
+    """Markdown inline code holding any text, backticks included."""
+    longest, run = 0, 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if longest else ""  # CommonMark strips one space each side again
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+@st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
+def descendant_ids(
+    _tokenizer: Tokenizer, run_key: str, vocab_size: int, token_id: int
+) -> list[int]:
+    """The tokens built from a token, directly or not, ascending."""
+    return descendants(_tokenizer, token_id)
+
+
+@st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
+def lineage_graph(_tokenizer: Tokenizer, run_key: str, vocab_size: int, token_id: int) -> str:
+    """Graphviz DOT for a token's lineage, labelled with rendered tokens."""
+    return lineage_dot(_tokenizer, token_id, label=lambda b: render(b))
+
+
+def chips_html(tokenizer: Tokenizer, ids: Sequence[int], limit: int = MAX_CHIPS) -> str:
+    """Tokens as small escaped chips with their ids, the first `limit` of them."""
+    chips = "".join(
+        f'<span class="vchip">{html.escape(render(tokenizer.token_bytes(i)))}<sub>{i}</sub></span>'
+        for i in ids[:limit]
+    )
+    more = len(ids) - limit
+    tail = f'<span class="vmore">… and {more:,} more</span>' if more > 0 else ""
+    return f"<style>{_CHIP_STYLE}</style><div class='vchips'>{chips}{tail}</div>"
+
+
+_CHIP_STYLE = (
+    ".vchips{display:flex;flex-wrap:wrap;gap:4px;line-height:1.6}"
+    ".vchip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre;"
+    "background:#e8f0fe;border:1px solid #c6d4f5;border-radius:4px;padding:0 5px;color:#1a1a1a}"
+    ".vchip sub{font-size:.7em;opacity:.6;margin-left:3px}"
+    ".vmore{color:#5f6368;font-style:italic;padding:0 4px}"
+)
