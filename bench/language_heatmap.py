@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from explorer import Tokenizer, load_bundled, train  # noqa: E402
 from explorer.analysis.language_cost import language_curves  # noqa: E402
 from explorer.files.formats import model_text  # noqa: E402
-from ui.compare.charts import LANGUAGE_TITLE  # noqa: E402
+from ui.compare.language_chart import LANGUAGE_TITLE  # noqa: E402
 from ui.compare.languages import (  # noqa: E402
     HEATMAP_TITLE,
     heatmap_chart,

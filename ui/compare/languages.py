@@ -25,9 +25,10 @@ from explorer.analysis.language_cost import (
     language_curves,
     token_tax,
 )
-from ui.compare.charts import OPENAI, language_chart, language_table
+from ui.compare.language_chart import language_chart, language_table
 from ui.compare.openai_runs import openai_runs
 from ui.session import state as keys
+from ui.session.run_spec import OPENAI
 from ui.session.runs import Run, trained_vocab_size, view_tokenizer, view_vocab_size
 from ui.session.samples import udhr_texts
 from ui.views.formatting import format_seconds, markdown_text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.compare.charts import OPENAI
+from ui.session.run_spec import OPENAI
 from ui.session.runs import Run, bundled_spec, load_run
 
 

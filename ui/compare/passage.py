@@ -8,9 +8,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.compare.charts import OPENAI, default_sizes, size_label, size_options
+from ui.compare.charts import default_sizes, size_label, size_options
 from ui.compare.openai_runs import openai_runs
 from ui.session import state as keys
+from ui.session.run_spec import OPENAI
 from ui.session.runs import (
     Run,
     load_run,

@@ -20,7 +20,7 @@ from explorer.analysis.lineage import parents
 from explorer.files.exports import encoder_json, tiktoken_text, tokenizer_json, vocab_bpe
 from explorer.files.formats import model_text
 from tests.app_support import open_app, texts_of
-from ui.compare.charts import language_rows
+from ui.compare.language_chart import language_rows
 from ui.session.run_spec import RunSpec
 from ui.session.runs import MAX_RUNS, bundled_spec
 from ui.session.samples import UDHR_LANGUAGES, sample_text, udhr_texts
