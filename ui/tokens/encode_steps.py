@@ -3,15 +3,12 @@
 An expander on the Tokens page (it runs only while open). The user types a text or
 picks a word of the page's text; the stage shows the current chunk's tokens, every
 adjacent pair that has a merge with its number, the lowest marked, and the result, with
-Back / Step / Play as on Animate (keys ← → P). The step is an input kept in session
-state, not a widget, so a browser a tick behind cannot send a stale one back; the text
-and step go into the page's URL (encode=, encode_step=; see ui/session/links.py).
+Back / Step / Play as on Animate (keys ← → P); its state and callbacks are in
+ui/tokens/encode_playback.py. The text and step go into the page's URL (encode=,
+encode_step=; see ui/session/links.py).
 """
 
 from __future__ import annotations
-
-from collections.abc import MutableMapping
-from typing import Any
 
 import streamlit as st
 
@@ -20,12 +17,22 @@ from explorer.encoding.encode_trace import MAX_TRACE_CHARS, EncodeTrace, trace_c
 from ui.session import links
 from ui.session import state as keys
 from ui.tokens import encode_story as story
+from ui.tokens.encode_playback import (
+    DEFAULT_SPEED,
+    SPEEDS,
+    follow_trace,
+    mark_typed,
+    pick_word,
+    seed_from_link,
+    step_by,
+    tick,
+    toggle_play,
+    wanted_timer,
+)
 from ui.views.formatting import plural
 from ui.views.present import presenting
 from ui.views.token_text import paragraph_html
 
-SPEEDS = (0.5, 1, 2, 4)  # steps per second: slow enough to read each narration
-DEFAULT_SPEED = 1
 WORD_SOURCE_CHARS = 5_000  # the page text's words are offered from its first characters
 MAX_WORDS = 400  # distinct chunks in the menu
 
@@ -51,92 +58,6 @@ def words_cached(
     steps = [len(trace_chunk(_tokenizer, word).steps) for word in words[:200]]
     best = words[steps.index(max(steps))] if steps else ""
     return words, best
-
-
-# --- state: the text, the step, playback ---------------------------------------------
-
-
-def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, str]) -> None:
-    """A session's first look at the section takes its text and step from the URL.
-
-    >>> state = {}
-    >>> seed_from_link(state, {"encode": "hello", "encode_step": "3"})
-    >>> state["tokens_encode_text"], state["tokens_encode_step"], state["tokens_encode_open"]
-    ('hello', 3, True)
-    """
-    if keys.TOKENS_ENCODE_TEXT in state or "encode" not in params:
-        return
-    state[keys.TOKENS_ENCODE_TEXT] = params["encode"][: keys.MAX_LINK_TEXT]
-    state[keys.TOKENS_ENCODE_EDITED] = True
-    state[keys.TOKENS_ENCODE_OPEN] = True
-    step = params.get("encode_step", "")
-    state[keys.TOKENS_ENCODE_STEP] = int(step) if step.isdigit() else 0
-
-
-def follow_trace(state: MutableMapping[str, Any], identity: str, last: int) -> int:
-    """The step on screen for this trace: 0 for a new trace (a linked step is kept the
-    first time), and never past its last step.
-
-    >>> state = {"tokens_encode_step": 4}
-    >>> follow_trace(state, "a", 9), follow_trace(state, "b", 9)
-    (4, 0)
-    """
-    had_trace = keys.TOKENS_ENCODE_OF in state
-    if state.get(keys.TOKENS_ENCODE_OF) != identity:
-        state[keys.TOKENS_ENCODE_OF] = identity
-        if had_trace:
-            state[keys.TOKENS_ENCODE_STEP] = 0
-            state[keys.TOKENS_ENCODE_PLAYING] = False
-    step = max(0, min(last, int(state.get(keys.TOKENS_ENCODE_STEP, 0))))
-    state[keys.TOKENS_ENCODE_STEP] = step
-    return step
-
-
-def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
-    """Back or Step: pause and move, staying within 0..last."""
-    state[keys.TOKENS_ENCODE_PLAYING] = False
-    step = int(state.get(keys.TOKENS_ENCODE_STEP, 0)) + delta
-    state[keys.TOKENS_ENCODE_STEP] = max(0, min(last, step))
-
-
-def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
-    """Play from the step on screen (from 0 when at the end), or pause."""
-    if state.get(keys.TOKENS_ENCODE_PLAYING):
-        state[keys.TOKENS_ENCODE_PLAYING] = False
-        return
-    if int(state.get(keys.TOKENS_ENCODE_STEP, 0)) >= last:
-        state[keys.TOKENS_ENCODE_STEP] = 0
-    state[keys.TOKENS_ENCODE_PLAYING] = True
-
-
-def tick(state: MutableMapping[str, Any], last: int) -> None:
-    """One tick of playback: the next step; at the last, stop there."""
-    if not state.get(keys.TOKENS_ENCODE_PLAYING):
-        return
-    state[keys.TOKENS_ENCODE_STEP] = min(last, int(state.get(keys.TOKENS_ENCODE_STEP, 0)) + 1)
-    if state[keys.TOKENS_ENCODE_STEP] >= last:
-        state[keys.TOKENS_ENCODE_PLAYING] = False
-
-
-def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
-    """Seconds between ticks while playing; None when paused."""
-    if not state.get(keys.TOKENS_ENCODE_PLAYING):
-        return None
-    return 1 / float(state.get(keys.TOKENS_ENCODE_SPEED, DEFAULT_SPEED))
-
-
-def pick_word() -> None:
-    """The word menu's callback: trace the picked word, then clear the menu."""
-    state = st.session_state
-    picked = state.get(keys.TOKENS_ENCODE_PICK)
-    if picked is not None:
-        state[keys.TOKENS_ENCODE_TEXT] = picked
-        state[keys.TOKENS_ENCODE_EDITED] = True
-        state[keys.TOKENS_ENCODE_PICK] = None
-
-
-def mark_typed() -> None:
-    st.session_state[keys.TOKENS_ENCODE_EDITED] = True
 
 
 # --- the section ----------------------------------------------------------------------

@@ -12,7 +12,7 @@ from explorer.encoding.encode_trace import MAX_TRACE_CHARS, trace_encoding
 from tests.app_support import APP, TIMEOUT, open_app, texts_of
 from ui.session import state as keys
 from ui.session.samples import sample_text
-from ui.tokens import encode_steps, encode_story
+from ui.tokens import encode_playback, encode_story
 
 
 @pytest.fixture(scope="module")
@@ -174,15 +174,15 @@ def test_play_and_pause_toggle_the_button() -> None:
 
 def test_ticks_advance_and_stop_at_the_last_step() -> None:
     state: dict[str, object] = {keys.TOKENS_ENCODE_STEP: 3}
-    encode_steps.toggle_play(state, last=3)  # at the end: play from the start
+    encode_playback.toggle_play(state, last=3)  # at the end: play from the start
     assert state[keys.TOKENS_ENCODE_STEP] == 0 and state[keys.TOKENS_ENCODE_PLAYING]
-    assert encode_steps.wanted_timer(state) == 1 / encode_steps.DEFAULT_SPEED
+    assert encode_playback.wanted_timer(state) == 1 / encode_playback.DEFAULT_SPEED
     seen = []
     while state[keys.TOKENS_ENCODE_PLAYING]:
-        encode_steps.tick(state, last=3)
+        encode_playback.tick(state, last=3)
         seen.append(state[keys.TOKENS_ENCODE_STEP])
-    assert seen == [1, 2, 3] and encode_steps.wanted_timer(state) is None
-    encode_steps.step_by(state, -5, last=3)
+    assert seen == [1, 2, 3] and encode_playback.wanted_timer(state) is None
+    encode_playback.step_by(state, -5, last=3)
     assert state[keys.TOKENS_ENCODE_STEP] == 0
 
 
