@@ -18,6 +18,7 @@ from scripts.app_server import Server, start_server, stop_server
 from tests.browser.conftest import (
     IDLE_SECONDS,
     SAMPLE_TOKENIZER,
+    ScriptRuns,
     after_step_label,
     go_to,
     keyed,
@@ -59,6 +60,7 @@ def open_page(browser: Browser, url: str) -> Page:
     """The URL in a new browser context: a new session, as another person's browser."""
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.set_default_timeout(IDLE_SECONDS * 1000)
+    ScriptRuns.watch(page)  # its reruns seen on the websocket: a short quiet period will do
     page.goto(url)
     wait_until_idle(page)
     return page
