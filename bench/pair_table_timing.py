@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT))
 from explorer import train  # noqa: E402
 from explorer.analysis.pair_table import chunks_touched, sequences_after  # noqa: E402
 from explorer.training.corpus import count_chunks  # noqa: E402
-from ui.animate.animation import pair_text  # noqa: E402
 from ui.animate.pair_table import tables as pair_tables  # noqa: E402
 from ui.animate.pair_table.view import table_rows  # noqa: E402
+from ui.views.token_text import pair_text  # noqa: E402
 
 VOCAB_SIZE = 5000
 PATTERN = "gpt4"

@@ -291,9 +291,8 @@ def run_encode(args: argparse.Namespace) -> None:
     tokenizer = load_tokenizer(args.model)
     text = decode_utf8(*_read_input(args.file))
     allowed = _allowed_specials(tokenizer, args.allowed_special)
-    from explorer.encoding.parallel_encode import (
-        ids_text,  # here: multiprocessing is for encode alone
-    )
+    # imported here: multiprocessing is for encode alone
+    from explorer.encoding.parallel_encode import ids_text
 
     try:
         line = ids_text(tokenizer, text, allowed)

@@ -18,7 +18,7 @@ import altair as alt
 import pyarrow as pa
 
 from explorer import MergeHistory, Tokenizer
-from ui.animate.animation import pair_text, quoted
+from ui.views.token_text import pair_text, quoted
 
 MAX_CHART_POINTS = 600  # per chart line; the marked step is always exact
 

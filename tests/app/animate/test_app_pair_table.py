@@ -13,10 +13,10 @@ from explorer.files.formats import model_text
 from explorer.files.history_file import history_json
 from tests.app_support import open_app, pair_table_lines, pair_tables, texts_of, use_run
 from tests.naive import get_stats, merge
-from ui.animate.animation import pair_text
 from ui.session import state as keys
 from ui.session.run_spec import RunSpec, text_key
 from ui.session.runs import bundled_spec
+from ui.views.token_text import pair_text
 
 CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
 

@@ -21,13 +21,13 @@ from streamlit.delta_generator import DeltaGenerator
 from explorer import MergeHistory
 from explorer.analysis.pair_table import PairRow, PairTable, describe_tie, pair_table
 from explorer.training.corpus import count_chunks
-from ui.animate import animation as anim
 from ui.animate.pair_table import tables as pair_tables
 from ui.animate.pair_table.table_html import pair_table_html
 from ui.session import state as keys
 from ui.session.runs import Run, origin, texts_of
 from ui.views.formatting import RawHtml, plural
 from ui.views.present import presenting
+from ui.views.token_text import pair_text
 
 DEFAULT_TOP = 10
 MAX_TOP = 500
@@ -152,7 +152,7 @@ def show_table(run: Run, history: MergeHistory, step: int) -> None:
     if table.winner is None:
         st.info("No pair of neighbouring tokens is left: every chunk is one token.")
         return
-    names = lambda pair: anim.pair_text(run.tokenizer, pair)  # noqa: E731
+    names = lambda pair: pair_text(run.tokenizer, pair)  # noqa: E731
     rows = table_rows(table, names, step, step < len(history.steps))
     tie = " ".join(filter(None, [describe_tie(table), stop_note(history, step)]))
     heading = table_heading(table, step, len(rows))

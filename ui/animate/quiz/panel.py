@@ -13,7 +13,6 @@ from typing import Any
 import streamlit as st
 
 from explorer import MergeHistory
-from ui.animate import animation as anim
 from ui.animate import playback
 from ui.animate.pair_table import tables as pair_tables
 from ui.animate.pair_table.view import NO_CORPUS, current_table, show_table
@@ -22,6 +21,7 @@ from ui.session import state as keys
 from ui.session.runs import Run, origin
 from ui.views.formatting import markdown_text
 from ui.views.present import presenting
+from ui.views.token_text import pair_text
 
 # the presenter view: options and answers as large as the narration beside them
 _PRESENTER_QUIZ = (
@@ -89,9 +89,7 @@ def ask(run: Run, history: MergeHistory, step: int) -> None:
     """The options, without their counts (in a row on a projector)."""
     state = st.session_state
     table = current_table(run, history, step, quiz.CHOICES)
-    question = quiz.make_question(
-        table, lambda pair: anim.pair_text(run.tokenizer, pair), run.key, step
-    )
+    question = quiz.make_question(table, lambda pair: pair_text(run.tokenizer, pair), run.key, step)
     asked = state.get(keys.ANIMATE_QUIZ_QUESTION)
     if not isinstance(asked, quiz.Question) or (asked.run_key, asked.step) != (run.key, step):
         state[keys.ANIMATE_QUIZ_PICK] = None  # a new question starts unanswered
