@@ -4,7 +4,7 @@
 #
 # --quick, for the edit-test loop: the engine, AppTest and doctests, no browser tests (so no
 # chromium), `ruff format --check` only on the Python files changed against git HEAD or
-# untracked, and pip only when requirements-dev.txt or pyproject.toml changed since the
+# untracked, and pip only when requirements*.txt or pyproject.toml changed since the
 # last install. ruff check and lint-imports still run on everything. CI runs without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
