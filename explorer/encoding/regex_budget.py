@@ -6,6 +6,10 @@ document draws on the same allowance, so cutting a text into many pieces buys no
 An operation's budget sits inside the budget of whatever runs it (a page view, opened
 with `regex_budget`), and may spend only what both have left.
 
+subtle: seconds are the process's CPU time, the clock regex's own `timeout=` counts (C's
+`clock()`, see _regex.c): on a loaded machine a match given 1 s ran 3 s of wall time. On
+a server, other sessions' threads count too, so a budget runs out sooner, never later.
+
     >>> with regex_budget(2.0, "this page") as page:
     ...     training = RegexBudget(5.0, "this training", parent=current_budget())
     ...     training.charge(1.5)
@@ -80,13 +84,13 @@ class RegexBudget:
         timeout = self.remaining()
         if timeout is not None and timeout <= 0.0:
             raise BudgetSpent(self.limiting())
-        started = time.perf_counter()
+        started = time.process_time()
         try:
             yield timeout
         except TimeoutError:
             raise BudgetSpent(self.limiting()) from None
         finally:
-            self.charge(time.perf_counter() - started)
+            self.charge(time.process_time() - started)
 
 
 UNLIMITED = RegexBudget(None, "a preset")  # presets are never timed, nor charged
