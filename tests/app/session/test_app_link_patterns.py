@@ -8,6 +8,7 @@ import re
 from collections import OrderedDict
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import explorer.encoding.pretokenize
 import ui.shell
@@ -76,3 +77,32 @@ def test_an_ordinary_custom_pattern_in_a_link_is_trained_without_a_notice() -> N
     app = open_app(query={"sample": "aaabdaaabac", "pattern": r"\w{1,3}"})
     assert not app.exception and not notices(app)
     assert the_run(app).pattern == r"\w{1,3}"
+
+
+def test_a_pattern_error_no_section_caught_is_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page that encodes many things with a custom pattern stops when the page view's
+    budget is spent, and says so; here the budget is nothing, so the first encode stops."""
+
+    def page_encoding_many_texts() -> None:
+        import streamlit as st
+
+        from explorer import Tokenizer
+        from ui.shell import within_page_regex_budget
+
+        @within_page_regex_budget
+        def draw() -> None:
+            tokenizer = Tokenizer(pattern=r"\w+|\s+")
+            for n in range(5):
+                st.write(len(tokenizer.encode(f"text number {n}")))
+
+        draw()
+
+    monkeypatch.setattr(ui.shell, "PAGE_REGEX_SECONDS", 0.0)
+    app = AppTest.from_function(page_encoding_many_texts, default_timeout=30).run()
+    assert not app.exception
+    [error] = [re.sub(r"\\(.)", r"\1", text) for text in texts_of(app.error)]
+    assert error.startswith("The pre-tokenizer regex '\\\\w+|\\\\s+' took longer than 0 s")
+    assert error.endswith(
+        "in all on this page (catastrophic backtracking?). Simplify it or choose a preset."
+    )
+    assert not app.markdown  # nothing was encoded
