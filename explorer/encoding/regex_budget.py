@@ -29,7 +29,7 @@ class BudgetSpent(TimeoutError):
     """A match ran out of regex time; `budget` is the one that ran out."""
 
     def __init__(self, budget: RegexBudget) -> None:
-        super().__init__(f"{budget.purpose} used up its {budget.seconds:.2g} s of regex time")
+        super().__init__(f"{budget.purpose} used up its {budget.seconds or 0:.2g} s of regex time")
         self.budget = budget
 
 
