@@ -16,6 +16,7 @@ the shell. No rerun: a click that arrives with that first run is seen once.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,8 @@ from pathlib import Path
 import streamlit as st
 
 from explorer import StopReason
-from explorer.encoding.pretokenize import preset_name
+from explorer.encoding.pretokenize import PatternError, preset_name
+from explorer.encoding.regex_budget import regex_budget
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
 from ui.session import links
 from ui.session import state as keys
@@ -38,13 +40,16 @@ from ui.session.runs import (
     trained_vocab_size,
     view_vocab_size,
 )
-from ui.views.formatting import markdown_text, plural
+from ui.views.formatting import markdown_text, plural, sentence
 from ui.views.present import inject_style, presenter_toggle
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 APP_TITLE = "BPE Merge Explorer"
 
 _this_run = threading.local()  # .inside_app: the entry file is running the current page
+# A custom pattern's matching time in one page view, in all (a training's, an encode's, each
+# sit inside it): a page that encodes many things with a slow pattern stops within this
+PAGE_REGEX_SECONDS = 10.0
 
 
 def navigation() -> st.navigation:
@@ -65,6 +70,22 @@ def navigation() -> st.navigation:
     )
 
 
+def within_page_regex_budget(draw: Callable[[], None]) -> Callable[[], None]:
+    """Run a page view inside one regex budget (PAGE_REGEX_SECONDS); a pattern that spends
+    it is said in a message, where no section said it first."""
+
+    @functools.wraps(draw)
+    def drawn() -> None:
+        with regex_budget(PAGE_REGEX_SECONDS, "in all on this page"):
+            try:
+                draw()
+            except PatternError as exc:
+                st.error(markdown_text(sentence(str(exc))), icon=":material/timer_off:")
+
+    return drawn
+
+
+@within_page_regex_budget
 def run_app() -> None:
     """What the entry file does on every run: set up the session, route, draw the sidebar."""
     st.set_page_config(page_title=APP_TITLE, page_icon=":material/join_inner:", layout="wide")
@@ -123,6 +144,7 @@ def sidebar() -> Run | None:
 def link_notice() -> None:
     """Say why a link's tokenizer is not shown, while its stand-in is (see
     ui/session/opening.py)."""
+    link_pattern_notice()
     notice = st.session_state.get(keys.LINK_NOTICE)
     if not notice:
         return
@@ -145,6 +167,19 @@ def link_notice() -> None:
             args=(notice["retrain"],),
             icon=":material/model_training:",
         )
+
+
+def link_pattern_notice() -> None:
+    """Say why a link's pattern is not used, once: the sample opens on its own instead."""
+    notice = st.session_state.pop(keys.LINK_PATTERN_NOTICE, None)
+    if not notice:
+        return
+    st.warning(
+        f"This link's pre-tokenizer pattern {markdown_text(notice['pattern'][:100])} was not "
+        f"used: {markdown_text(notice['problem'][:400])} Shown instead: the sample with its "
+        f"own pattern, {markdown_text(notice['instead'][:100])}.",
+        icon=":material/link_off:",
+    )
 
 
 def view_size_controls(full: int) -> None:

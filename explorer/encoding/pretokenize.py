@@ -10,9 +10,13 @@ chunk, as in minbpe's BasicTokenizer). Presets carry tiktoken's exact patterns.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 import regex
+
+from explorer.encoding.pattern_safety import parse_pattern, pattern_problem
+from explorer.encoding.regex_budget import UNLIMITED, BudgetSpent, RegexBudget, current_budget
 
 # tiktoken_ext/openai_public.py, r50k_base / gpt2
 GPT2_PATTERN = (
@@ -46,7 +50,8 @@ PRESETS: dict[str, str] = {
     "words": WORDS_PATTERN,
 }
 
-# A custom pattern gets this long per call, plus a little per character, before we give up.
+# A custom pattern gets this long per operation (a training, an encode: every call of it in
+# all), plus a little per character, before we give up; a page view may cap it further.
 CUSTOM_TIMEOUT_SECONDS = 5.0
 CUSTOM_TIMEOUT_SECONDS_PER_MB = 3.0
 
@@ -72,54 +77,98 @@ def preset_name(pattern: str) -> str | None:
     return None
 
 
+# Compiled patterns kept at once: a few MB at most each (see pattern_safety), so tens of MB.
+COMPILED_PATTERNS_KEPT = 32
+
+
 def compile_pattern(pattern: str) -> regex.Pattern[str] | None:
-    """Compile a pattern; `None` for "" (no pre-tokenization). Invalid ones raise PatternError."""
+    """Compile a pattern; `None` for "" (no pre-tokenization). Invalid ones raise PatternError,
+    and so do ones whose compiled program would be huge (explorer.encoding.pattern_safety).
+
+    >>> try:
+    ...     compile_pattern("(?:(?:a{100}){100}){1000}")
+    ... except PatternError as refused:
+    ...     print(str(refused)[:87])
+    the pre-tokenizer regex '(?:(?:a{100}){100}){1000}' cannot be used: its counted repeats
+    """
     if pattern == "":
         return None
-    try:
-        return regex.compile(pattern)
-    except (regex.error, ValueError, OverflowError) as exc:
+    return _compiled(pattern)
+
+
+# subtle: regex keeps every pattern it compiles in a cache of its own (cleared only when it
+# is full), so each distinct pattern from a link would stay; ours is bounded and regex's unused
+@lru_cache(maxsize=COMPILED_PATTERNS_KEPT)
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    presets = ", ".join(PRESETS)
+    problem = pattern_problem(pattern)
+    if problem is not None:
         raise PatternError(
-            f"invalid pre-tokenizer regex {pattern!r}: {exc}. "
-            f"Fix the pattern or choose a preset ({', '.join(PRESETS)})."
+            f"the pre-tokenizer regex {_shown(pattern)} cannot be used: {problem}. "
+            f"Or choose a preset ({presets})."
+        )
+    try:
+        return regex.compile(pattern, cache_pattern=False)
+    except (regex.error, ValueError, OverflowError, RecursionError) as exc:
+        raise PatternError(
+            f"invalid pre-tokenizer regex {_shown(pattern)}: {exc}. "
+            f"Fix the pattern or choose a preset ({presets})."
         ) from None
 
 
-def match_timeout(pattern: str, text_length: int) -> float | None:
-    """Seconds a match over `text_length` characters may take; presets are never timed out."""
-    if preset_name(pattern) is not None:
-        return None
-    return CUSTOM_TIMEOUT_SECONDS + CUSTOM_TIMEOUT_SECONDS_PER_MB * text_length / 1e6
+def _shown(pattern: str) -> str:
+    """The pattern as a message quotes it: whole up to 200 characters, else its start."""
+    return repr(pattern) if len(pattern) <= 200 else repr(pattern[:200]) + "…"
 
 
-def timed_out(compiled: regex.Pattern[str], timeout: float | None) -> PatternError:
-    """The error for a match that ran past its time bound."""
+def match_budget(pattern: str, text_length: int) -> RegexBudget:
+    """The regex time one operation over `text_length` characters may spend, in all calls.
+
+    Presets are never timed. A custom pattern's budget sits inside the caller's (a page
+    view's, see explorer.encoding.regex_budget), so it spends no more than that has left.
+
+    >>> match_budget("gpt2", 10).remaining(), match_budget(r"\\w+", 1_000_000).remaining()
+    (None, 8.0)
+    """
+    pattern = resolve_pattern(pattern)
+    if not pattern or preset_name(pattern) is not None:
+        return UNLIMITED
+    seconds = CUSTOM_TIMEOUT_SECONDS + CUSTOM_TIMEOUT_SECONDS_PER_MB * text_length / 1e6
+    return RegexBudget(seconds, "on this text", parent=current_budget())
+
+
+def timed_out(compiled: regex.Pattern[str], spent: BudgetSpent) -> PatternError:
+    """The error for a match that used up its budget (the operation's or the page's)."""
+    budget = spent.budget
     return PatternError(
-        f"the pre-tokenizer regex {compiled.pattern!r} took longer than {timeout or 0:.2g} s "
-        "on this text (catastrophic backtracking?). Simplify it or choose a preset."
+        f"the pre-tokenizer regex {_shown(compiled.pattern)} took longer than "
+        f"{budget.seconds or 0:.2g} s {budget.purpose} (catastrophic backtracking?). "
+        "Simplify it or choose a preset."
     )
 
 
 def split_chunks(
-    text: str, compiled: regex.Pattern[str] | None, *, timeout: float | None = None
+    text: str, compiled: regex.Pattern[str] | None, *, budget: RegexBudget | None = None
 ) -> list[str]:
     """The pattern's matches, in order: the chunks training counts (as minbpe's findall does).
 
     Text the pattern does not match is not a training chunk. With no pattern the text
-    itself is the one chunk.
+    itself is the one chunk. `budget` is the operation's (by default, one for this text).
     """
     if compiled is None:
         return [text] if text else []
+    budget = match_budget(compiled.pattern, len(text)) if budget is None else budget
     try:
-        if compiled.groups == 0:
-            return compiled.findall(text, timeout=timeout)
-        return [m.group() for m in compiled.finditer(text, timeout=timeout)]
-    except TimeoutError:
-        raise timed_out(compiled, timeout) from None
+        with budget.match_call() as timeout:
+            if compiled.groups == 0:
+                return compiled.findall(text, timeout=timeout)
+            return [m.group() for m in compiled.finditer(text, timeout=timeout)]
+    except BudgetSpent as spent:
+        raise timed_out(compiled, spent) from None
 
 
 def covering_pieces(
-    text: str, compiled: regex.Pattern[str] | None, *, timeout: float | None = None
+    text: str, compiled: regex.Pattern[str] | None, *, budget: RegexBudget | None = None
 ) -> list[str]:
     """Split text into pieces that concatenate back to it: matches plus the gaps between them.
 
@@ -130,20 +179,22 @@ def covering_pieces(
     """
     if compiled is None:
         return [text] if text else []
-    pieces = split_chunks(text, compiled, timeout=timeout)
+    budget = match_budget(compiled.pattern, len(text)) if budget is None else budget
+    pieces = split_chunks(text, compiled, budget=budget)
     if sum(map(len, pieces)) == len(text):  # the matches cover the text (the presets' do)
         return [p for p in pieces if p] if "" in pieces else pieces
     covered: list[str] = []
     end = 0
     try:
-        for match in compiled.finditer(text, timeout=timeout):
-            if match.start() > end:
-                covered.append(text[end : match.start()])
-            if match.end() > match.start():
-                covered.append(match.group())
-            end = max(end, match.end())
-    except TimeoutError:
-        raise timed_out(compiled, timeout) from None
+        with budget.match_call() as timeout:
+            for match in compiled.finditer(text, timeout=timeout):
+                if match.start() > end:
+                    covered.append(text[end : match.start()])
+                if match.end() > match.start():
+                    covered.append(match.group())
+                end = max(end, match.end())
+    except BudgetSpent as spent:
+        raise timed_out(compiled, spent) from None
     if end < len(text):
         covered.append(text[end:])
     return covered
@@ -206,29 +257,12 @@ def match_reach(pattern: str) -> tuple[int, int] | None:
     try:
         from regex import _regex_core as core  # regex's own parser: no other tells the widths
 
-        tree, flags = _parse(core, pattern)
+        tree, flags = parse_pattern(core, pattern)
         if flags & (regex.REVERSE | regex.WORD):
             return None
         return _ReachFinder(core).reach(tree)
     except Exception:  # a private API: any surprise means "cannot prove a bound"
         return None
-
-
-def _parse(core: Any, pattern: str) -> tuple[Any, int]:
-    """regex's parse tree and global flags, parsed as `regex.compile` does (private API)."""
-    flags = 0
-    while True:
-        source = core.Source(pattern)
-        info = core.Info(flags, source.char_type, {})
-        source.ignore_space = bool(info.flags & regex.VERBOSE)
-        try:
-            tree = core._parse_pattern(source, info)
-        except core._UnscopedFlagSet:  # a global flag such as (?x) met late: parse again
-            flags = info.global_flags
-            continue
-        if not source.at_end():
-            raise ValueError("unbalanced parenthesis")
-        return tree, info.flags
 
 
 class _Unbounded(Exception):

@@ -35,7 +35,7 @@ from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,
     covering_pieces,
-    match_timeout,
+    match_budget,
     preset_name,
     special_splitter,
     split_chunks,
@@ -306,15 +306,19 @@ class Tokenizer:
     def _segments(
         self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
     ) -> Iterable[tuple[str | None, list[str]]]:
-        """(special token, []) for an allowed special, else (None, the pre-token pieces)."""
+        """(special token, []) for an allowed special, else (None, the pre-token pieces).
+
+        subtle: one budget for the whole text: a segment between special tokens each with
+        its own would let a text cut by many special tokens match for as long as it likes
+        """
         allowed = self._allowed(allowed_special, disallowed_special, text)
         splitter = special_splitter(allowed) if allowed else None
-        timeout = match_timeout(self.pattern, len(text))
+        budget = match_budget(self.pattern, len(text))
         for segment, is_special in split_specials(text, splitter):
             if is_special:
                 yield segment, []
             else:
-                yield None, self._pieces(segment, self._compiled, timeout=timeout)
+                yield None, self._pieces(segment, self._compiled, budget=budget)
 
     def _allowed(self, allowed: SpecialSet, disallowed: SpecialSet, text: str) -> set[str]:
         for name, value in (("allowed_special", allowed), ("disallowed_special", disallowed)):

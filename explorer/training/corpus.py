@@ -16,8 +16,8 @@ import regex
 
 from explorer.encoding.pretokenize import (
     compile_pattern,
+    match_budget,
     match_reach,
-    match_timeout,
     preset_name,
     resolve_pattern,
     special_splitter,
@@ -25,6 +25,7 @@ from explorer.encoding.pretokenize import (
     split_specials,
     timed_out,
 )
+from explorer.encoding.regex_budget import BudgetSpent, RegexBudget
 from explorer.encoding.safe_cuts import SAFE_CUT_PATTERN
 
 DEFAULT_BLOCK_CHARS = 1 << 18  # 256K characters: the match list of a block stays ~4 MB
@@ -39,8 +40,14 @@ class CorpusError(ValueError):
 def count_chunks(
     texts: Iterable[str], pattern: str, special_tokens: Iterable[str] = ()
 ) -> dict[bytes, int]:
-    """Chunk counts of whole texts; each text is a separate document."""
-    counter = _ChunkCounter(resolve_pattern(pattern), special_tokens)
+    """Chunk counts of whole texts; each text is a separate document.
+
+    One regex budget covers them all (explorer.encoding.regex_budget).
+    """
+    texts = list(texts)
+    pattern = resolve_pattern(pattern)
+    budget = match_budget(pattern, sum(map(len, texts)))
+    counter = _ChunkCounter(pattern, special_tokens, budget)
     for text in texts:
         counter.add_text(text)
     return counter.result()
@@ -59,9 +66,10 @@ def count_file_chunks(
     A block boundary never splits a pre-token: the last match of each block (and
     anything that could be the start of a special token) is carried into the next.
     """
-    counter = _ChunkCounter(resolve_pattern(pattern), special_tokens)
     paths = [Path(p) for p in paths]
     total = sum(file_size(p) for p in paths)
+    pattern = resolve_pattern(pattern)
+    counter = _ChunkCounter(pattern, special_tokens, match_budget(pattern, total))
     done = 0
     for path in paths:
         for block, final in _read_blocks(path, block_chars):
@@ -181,7 +189,9 @@ def count_range(
     safe cuts (explorer.training.parallel) is counted by one call; summed in order, the counts
     (and their first-appearance order) are those of the whole file.
     """
-    counter = _ChunkCounter(resolve_pattern(pattern), special_tokens)
+    pattern = resolve_pattern(pattern)
+    size = (file_size(Path(path)) if end is None else end) - start
+    counter = _ChunkCounter(pattern, special_tokens, match_budget(pattern, size))
     at_file_end = end is None
     for block, final in _read_blocks(Path(path), block_chars, start, end):
         counter.add_block(block, final and at_file_end)
@@ -216,9 +226,10 @@ class _ChunkCounter:
     the pattern's matches up to a place the method (`block_method`) proves exact.
     """
 
-    def __init__(self, pattern: str, special_tokens: Iterable[str]) -> None:
+    def __init__(self, pattern: str, special_tokens: Iterable[str], budget: RegexBudget) -> None:
         self.compiled = compile_pattern(pattern)
         self.pattern = pattern
+        self.budget = budget  # one for every match call: all segments, blocks and documents
         self.method = block_method(pattern)
         self.ahead = (match_reach(pattern) or (0, 0))[0] if self.method == "reach" else 0
         self.specials = list(special_tokens)
@@ -314,15 +325,15 @@ class _ChunkCounter:
         source, offset = context + text, len(context)
         last_exact = len(source) - self.ahead  # the last start whose attempt is exact
         resume = offset
-        timeout = self._timeout(source)
         try:
-            for match in self.compiled.finditer(source, pos=offset, timeout=timeout):
-                if match.start() > last_exact:
-                    break
-                self._add((match.group(),))
-                resume = match.end()
-        except TimeoutError:
-            raise timed_out(self.compiled, timeout) from None
+            with self.budget.match_call() as timeout:
+                for match in self.compiled.finditer(source, pos=offset, timeout=timeout):
+                    if match.start() > last_exact:
+                        break
+                    self._add((match.group(),))
+                    resume = match.end()
+        except BudgetSpent as spent:
+            raise timed_out(self.compiled, spent) from None
         # Attempts up to last_exact failed wherever no match was found: skip them.
         resume = max(resume, min(last_exact + 1, len(source)))
         self.context = source[max(0, resume - LOOKBEHIND_CONTEXT) : resume]
@@ -348,11 +359,11 @@ class _ChunkCounter:
         if self.compiled is None or self.compiled.groups:
             return None
         source = context + text
-        timeout = self._timeout(source)
         try:
-            chunks = self.compiled.findall(source, pos=len(context), timeout=timeout)
-        except TimeoutError:
-            raise timed_out(self.compiled, timeout) from None
+            with self.budget.match_call() as timeout:
+                chunks = self.compiled.findall(source, pos=len(context), timeout=timeout)
+        except BudgetSpent as spent:
+            raise timed_out(self.compiled, spent) from None
         return chunks if sum(map(len, chunks)) == len(text) else None
 
     def _first_possible_special(self, text: str) -> int:
@@ -367,37 +378,33 @@ class _ChunkCounter:
         if self.compiled is None:
             return [text] if text else []
         if not context:
-            return split_chunks(text, self.compiled, timeout=self._timeout(text))
+            return split_chunks(text, self.compiled, budget=self.budget)
         if self.compiled.groups == 0:
-            source = context + text
             try:
-                return self.compiled.findall(
-                    source, pos=len(context), timeout=self._timeout(source)
-                )
-            except TimeoutError:
-                raise timed_out(self.compiled, self._timeout(source)) from None
+                with self.budget.match_call() as timeout:
+                    return self.compiled.findall(context + text, pos=len(context), timeout=timeout)
+            except BudgetSpent as spent:
+                raise timed_out(self.compiled, spent) from None
         return self._matches_with_starts(text, context)[0]
 
     def _matches_with_starts(self, text: str, context: str) -> tuple[list[str], list[int]]:
         """Matches in `text` and where each starts; `context` is seen by lookbehinds only."""
         assert self.compiled is not None
         source, offset = context + text, len(context)
-        timeout = self._timeout(source)
         try:
-            chunks = self.compiled.findall(source, pos=offset, timeout=timeout)
+            with self.budget.match_call() as timeout:
+                chunks = self.compiled.findall(source, pos=offset, timeout=timeout)
             if self.compiled.groups == 0 and sum(map(len, chunks)) == len(text):
                 starts, position = [], 0
                 for chunk in chunks:
                     starts.append(position)
                     position += len(chunk)
                 return chunks, starts
-            found = list(self.compiled.finditer(source, pos=offset, timeout=timeout))
-        except TimeoutError:
-            raise timed_out(self.compiled, timeout) from None
+            with self.budget.match_call() as timeout:
+                found = list(self.compiled.finditer(source, pos=offset, timeout=timeout))
+        except BudgetSpent as spent:
+            raise timed_out(self.compiled, spent) from None
         return [m.group() for m in found], [m.start() - offset for m in found]
-
-    def _timeout(self, text: str) -> float | None:
-        return match_timeout(self.pattern, len(text))
 
     def _add(self, chunks: Iterable[str]) -> None:
         self.counts.update(chunks)  # Counter keeps first-appearance order, as ties need

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.base.forking import can_fork
-from explorer.encoding.safe_cuts import SAFE_CUT, inside_special
+from explorer.encoding.safe_cuts import SAFE_CUT, can_split, inside_special
 from explorer.training.corpus import (
     DEFAULT_BLOCK_CHARS,
     CorpusError,
@@ -60,7 +60,10 @@ def count_files_in_parallel(
     """Chunk counts of the files (each a document), counted by `workers` processes."""
     specials = list(special_tokens)
     paths = [Path(path) for path in paths]
-    parts = [part for path in paths for part in plan_parts(path, workers, specials)]
+    # subtle: only presets split (no match crosses a safe cut), and presets are never timed;
+    # a custom pattern is counted in this process, so its regex budget is one for all files
+    splits = can_split(pattern)
+    parts = [p for path in paths for p in plan_parts(path, workers, specials)] if splits else []
     total = sum(_part_size(part) for part in parts)
     if len(parts) < 2 or total < 2 * MIN_PART_BYTES:  # a process would cost more than it saves
         return count_file_chunks(

@@ -8,17 +8,24 @@ a notice.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 
 import streamlit as st
 
-from explorer.encoding.pretokenize import PatternError, compile_pattern, resolve_pattern
+from explorer.encoding.pretokenize import (
+    PatternError,
+    compile_pattern,
+    preset_name,
+    resolve_pattern,
+)
 from explorer.training.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, split_holdout
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 from ui.session import run_store
 from ui.session import state as keys
+from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import BUNDLED_RUNS, RunSpec, text_key
-from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec
+from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec, train_spec
 from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.session.train_inputs import sample_corpus, training_spec
 
@@ -111,6 +118,46 @@ def retrain_from_link(settings: dict[str, str]) -> None:
     add_run(*default_spec(settings))
 
 
+# (text key, pattern) -> why it failed: a later visitor of the same link waits for nothing
+_SLOW_LINK_PATTERNS: OrderedDict[tuple[str, str], str] = OrderedDict()
+SLOW_LINK_PATTERNS_KEPT = 64
+
+
+def _slow_pattern_problem(spec: RunSpec, texts: tuple[str, ...]) -> str:
+    """Why a link's custom pattern cannot train its run in time ("" when it can, or when the
+    pattern is a preset, never timed). The run is trained here, inside the page view's regex
+    budget, and cached, so add_run finds it trained."""
+    if preset_name(resolve_pattern(spec.pattern)) is not None:
+        return ""
+    known = (spec.text_key, spec.pattern)
+    if (problem := _SLOW_LINK_PATTERNS.get(known)) is not None:
+        return problem
+    try:
+        stored_results_cached(spec.store_key)  # trained before, so its pattern is fine
+    except LookupError:
+        pass
+    else:
+        return ""
+    try:
+        train_spec(spec, texts)
+    except PatternError as exc:
+        _SLOW_LINK_PATTERNS[known] = str(exc)
+        while len(_SLOW_LINK_PATTERNS) > SLOW_LINK_PATTERNS_KEPT:
+            _SLOW_LINK_PATTERNS.popitem(last=False)
+        return str(exc)
+    return ""
+
+
+def _pattern_instead(pattern: str, problem: str, instead: str) -> str:
+    """The sample's own pattern, noting (keys.LINK_PATTERN_NOTICE) why the link's is not used."""
+    st.session_state[keys.LINK_PATTERN_NOTICE] = {
+        "pattern": pattern,
+        "problem": problem,
+        "instead": preset_name(instead) or instead,
+    }
+    return instead
+
+
 def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tuple[str, ...]]:
     """The sample the app opens on (?sample=…&vocab=…&pattern=… may choose another).
 
@@ -122,8 +169,8 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
     pattern = params.get("pattern", sample.pattern)
     try:
         compile_pattern(resolve_pattern(pattern))
-    except PatternError:
-        pattern = sample.pattern  # a link with a broken pattern opens on the sample's own
+    except PatternError as refused:  # a link's broken or huge pattern: the sample's own
+        pattern = _pattern_instead(pattern, str(refused), sample.pattern)
     tie_rule = params.get("tie_rule", DEFAULT_TIE_RULE.value)
     tie_rule = tie_rule if tie_rule in TIE_RULE_NAMES else DEFAULT_TIE_RULE.value
     corpus = sample_corpus(sample, sample_text(sample.key))
@@ -131,6 +178,12 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
     spec = training_spec(
         corpus, vocab_size, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
     )
+    problem = _slow_pattern_problem(spec, corpus.texts)  # too slow here: the sample's own
+    if problem:
+        pattern = _pattern_instead(pattern, problem, sample.pattern)
+        spec = training_spec(
+            corpus, vocab_size, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
+        )
     return spec, corpus.texts
 
 

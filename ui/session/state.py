@@ -22,6 +22,7 @@ RUNS = "runs"  # dict[name, RunSpec], oldest first
 TEXTS = "texts"  # dict[text key, tuple of documents]
 PENDING_RUN = "pending_run"  # a run to make current at the start of the next rerun
 LINK_NOTICE = "link_notice"  # why a link's run could not be opened (ui/opening.open_linked_run)
+LINK_PATTERN_NOTICE = "link_pattern_notice"  # why a link's pattern was not used (opening)
 LINK_VIEW = "link_view"  # the view size a link asked for, until the sidebar uses it
 LINK_RETRAIN = "link_retrain"  # the notice's button
 MAX_LINK_TEXT = 300  # a page's text goes into its link up to this many characters
