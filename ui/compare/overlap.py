@@ -126,7 +126,7 @@ def overlap_section(run: Run) -> None:
                 tokenizer_at(run.tokenizer, run.key, size), run.key, size, names
             )
     except ValueError as exc:  # BundledError: a vocabulary file missing or altered
-        st.error(f"OpenAI's vocabularies could not be loaded: {exc}")
+        st.error(f"OpenAI's vocabularies could not be loaded: {markdown_text(str(exc))}")
         return
     show_overlaps(overlaps, size, run)
 
@@ -136,7 +136,7 @@ def show_overlaps(overlaps: tuple[VocabOverlap, ...], size: int, run: Run) -> No
     considered = overlaps[0].considered
     for column, overlap in zip(st.columns(len(overlaps)), overlaps):
         column.metric(
-            f"In {overlap.name}'s vocabulary",
+            f"In {markdown_text(overlap.name)}'s vocabulary",
             f"{overlap.share:.0%}",
             help=f"{overlap.shared:,} of your {plural(considered, 'merged token')} are tokens "
             f"of {overlap.name} too; {overlap.missing:,} are not.",
