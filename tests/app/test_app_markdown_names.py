@@ -46,8 +46,7 @@ def markdown_strings(app: AppTest) -> list[str]:
                 for item in items:
                     from_proto(item, plain_options)
             elif field.name in MARKDOWN_FIELDS and field.type == field.TYPE_STRING:
-                if not (field.name == "options" and plain_options):
-                    found.extend(items)
+                found.extend([] if field.name == "options" and plain_options else items)
 
     def walk(node) -> None:
         kind = getattr(node, "type", "")

@@ -136,7 +136,7 @@ def show_overlaps(overlaps: tuple[VocabOverlap, ...], size: int, run: Run) -> No
     considered = overlaps[0].considered
     for column, overlap in zip(st.columns(len(overlaps)), overlaps):
         column.metric(
-            f"In {markdown_text(overlap.name)}'s vocabulary",
+            f"In {overlap.name}'s vocabulary",
             f"{overlap.share:.0%}",
             help=f"{overlap.shared:,} of your {plural(considered, 'merged token')} are tokens "
             f"of {overlap.name} too; {overlap.missing:,} are not.",
