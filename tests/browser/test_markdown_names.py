@@ -29,6 +29,7 @@ from tests.browser.conftest import (
     set_text_area,
     wait_until_idle,
 )
+from ui.session.markdown import WORD_JOINER
 
 # a file name cannot hold "/": the image is relative, so it would ask the app's own server
 FILE_STEM = "[Log in again](https:evil.example) ![x](track.png)"
@@ -68,6 +69,14 @@ def open_link(page: Page, url: str) -> None:
     expect(main_area(page).locator('[data-testid="stException"]')).to_have_count(0)
 
 
+def note_shown(page: Page) -> str:
+    """Train's caption on the missing tokenizer.json download, as a reader sees it (the
+    word joiner markdown_text puts in an address is invisible)."""
+    note = main_area(page).get_by_text("No tokenizer.json download: the special token")
+    expect(note).to_be_visible()
+    return note.inner_text().replace(WORD_JOINER, "")
+
+
 def sidebar_caption(page: Page) -> str:
     return page.locator('[data-testid="stSidebar"] [data-testid="stCaptionContainer"]').inner_text()
 
@@ -87,11 +96,12 @@ def test_a_model_named_as_markdown_is_text_for_the_next_visitor(
     loader.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(model)
     wait_until_idle(app)
     expect(app.get_by_role("heading", name=f"Tokenizer: {FILE_STEM}", exact=False)).to_be_visible()
-    assert f"{FILE_STEM}.model" in sidebar_caption(app)
     assert_no_markup(app, asked)
+    assert f"{FILE_STEM}.model" in sidebar_caption(app)
 
     visitor, visitor_asked = second_visitor
     open_link(visitor, app.url)
+    assert_no_markup(visitor, visitor_asked)
     assert f"{FILE_STEM}.model" in sidebar_caption(visitor)  # shown as it was written
     go_to(visitor, "Tokens")
     encoding = main_area(visitor).get_by_text("Encoding with", exact=False).first
@@ -113,11 +123,10 @@ def test_a_special_token_written_as_an_image_loads_nothing_for_the_next_visitor(
     specials.press("Enter")
     wait_until_idle(app)
     click_train(app)
-    note = f"No tokenizer.json download: the special token '{IMAGE_TOKEN}'"
-    expect(main_area(app).get_by_text(note, exact=False)).to_be_visible()
     assert_no_markup(app, asked)
+    assert IMAGE_TOKEN in note_shown(app)
 
     visitor, visitor_asked = second_visitor
     open_link(visitor, app.url)
-    expect(main_area(visitor).get_by_text(note, exact=False)).to_be_visible()
     assert_no_markup(visitor, visitor_asked)
+    assert note_shown(visitor) == note_shown(app)

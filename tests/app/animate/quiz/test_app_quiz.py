@@ -85,9 +85,7 @@ def test_a_plain_wrong_answer_gives_both_counts() -> None:
     app = quiz_on()
     pick(app, "('b', 'd')")
     reveal(app)
-    assert "Not this one: ('b', 'd') was seen 1 time, but ('a', 'a') was seen 4" in said(
-        app
-    )
+    assert "Not this one: ('b', 'd') was seen 1 time, but ('a', 'a') was seen 4" in said(app)
 
 
 def test_stepping_forward_without_a_pick_is_a_skip() -> None:
