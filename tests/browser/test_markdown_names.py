@@ -27,6 +27,7 @@ from tests.browser.conftest import (
     keyed,
     main_area,
     set_text_area,
+    sidebar_tokenizer,
     wait_until_idle,
 )
 from ui.session.markdown import WORD_JOINER
@@ -35,6 +36,7 @@ from ui.session.markdown import WORD_JOINER
 FILE_STEM = "[Log in again](https:evil.example) ![x](track.png)"
 IMAGE_TOKEN = "![t](http://127.0.0.1:9/track.png)"
 TRACKER = "127.0.0.1:9"
+SEARCH = "[Log in](https://evil.example) :red[r] $y$"
 
 
 def requests_of(page: Page) -> list[str]:
@@ -103,9 +105,19 @@ def test_a_model_named_as_markdown_is_text_for_the_next_visitor(
     open_link(visitor, app.url)
     assert_no_markup(visitor, visitor_asked)
     assert f"{FILE_STEM}.model" in sidebar_caption(visitor)  # shown as it was written
+    assert sidebar_tokenizer(visitor).startswith(FILE_STEM)  # a selectbox shows text
     go_to(visitor, "Tokens")
     encoding = main_area(visitor).get_by_text("Encoding with", exact=False).first
     expect(encoding).to_contain_text(f"Encoding with {FILE_STEM}")
+    assert_no_markup(visitor, visitor_asked)
+    # Vocabulary writes a searched text in a code span (ui/vocabulary/lineage.code)
+    go_to(visitor, "Vocabulary")
+    search = keyed(visitor, "vocab_query").locator("input")
+    search.fill(SEARCH)
+    search.press("Enter")
+    wait_until_idle(visitor)
+    writes = main_area(visitor).locator("code", has_text="Log")
+    expect(writes.first).to_contain_text("[Log·in](https://evil.example)·:red[r]·$y$")
     assert_no_markup(visitor, visitor_asked)
     assert_no_markup(app, asked)
 
