@@ -28,6 +28,7 @@ from tests.browser.conftest import (
     main_area,
     set_text_area,
     sidebar_tokenizer,
+    sidebar_tokenizer_input,
     wait_until_idle,
 )
 from ui.session.markdown import WORD_JOINER
@@ -105,7 +106,11 @@ def test_a_model_named_as_markdown_is_text_for_the_next_visitor(
     open_link(visitor, app.url)
     assert_no_markup(visitor, visitor_asked)
     assert f"{FILE_STEM}.model" in sidebar_caption(visitor)  # shown as it was written
-    assert sidebar_tokenizer(visitor).startswith(FILE_STEM)  # a selectbox shows text
+    assert sidebar_tokenizer(visitor).startswith(FILE_STEM)  # a selectbox shows text,
+    sidebar_tokenizer_input(visitor).click()  # in its menu too
+    expect(visitor.get_by_role("option").filter(has_text=FILE_STEM)).to_have_count(1)
+    expect(visitor.locator('[role="option"] a, [role="option"] img')).to_have_count(0)
+    visitor.keyboard.press("Escape")
     go_to(visitor, "Tokens")
     encoding = main_area(visitor).get_by_text("Encoding with", exact=False).first
     expect(encoding).to_contain_text(f"Encoding with {FILE_STEM}")
