@@ -18,7 +18,7 @@ from ui.animate.passage import passage_input
 from ui.animate.stage import show_static, step_view
 from ui.session.runs import current_run_or_error, origin, view_vocab_size
 from ui.shell import run_page
-from ui.views.formatting import plural
+from ui.views.formatting import markdown_text, plural
 from ui.views.present import presenter_passage, presenting
 
 NO_HISTORY = (
@@ -42,8 +42,8 @@ def main() -> None:
     if not presenting():
         lesson_download(run, passage)
     if run.history is None:
-        st.info(NO_HISTORY.format(origin=origin(run.spec)))
-        st.caption(NO_CORPUS.format(origin=origin(run.spec)))
+        st.info(NO_HISTORY.format(origin=markdown_text(origin(run.spec))))
+        st.caption(NO_CORPUS.format(origin=markdown_text(origin(run.spec))))
         show_static(run, passage)
         return
     history = run.history

@@ -16,6 +16,7 @@ from ui.compare.pair.section import pair_section
 from ui.compare.passage import passage_section
 from ui.session.runs import current_run_or_error, trained_vocab_size, view_vocab_size
 from ui.shell import run_page
+from ui.views.formatting import markdown_text
 from ui.views.token_view import fmt_int
 
 
@@ -26,8 +27,9 @@ def main() -> None:
         return
     size = view_vocab_size(run)
     st.caption(
-        f"Comparing with **{run.spec.name}** (vocab size {fmt_int(trained_vocab_size(run))}); "
-        f"the sidebar's view size, {fmt_int(size)}, is marked on the chart."
+        f"Comparing with **{markdown_text(run.spec.name)}** (vocab size "
+        f"{fmt_int(trained_vocab_size(run))}); the sidebar's view size, {fmt_int(size)}, is "
+        "marked on the chart."
     )
     curve_section(run, size)
     heldout_section(run, size)

@@ -15,7 +15,7 @@ from ui.shell import run_page
 from ui.tokens import encode_steps
 from ui.tokens.controls import display_options, text_input
 from ui.tokens.summary import show_counts, show_ids, show_specials
-from ui.views.formatting import RawHtml, plural
+from ui.views.formatting import RawHtml, markdown_text, plural
 from ui.views.token_view import (
     COLOR_HELP,
     MAX_RENDERED_TOKENS,
@@ -33,7 +33,7 @@ def main() -> None:
     tokenizer = view_tokenizer(run)
     size, full = view_vocab_size(run), trained_vocab_size(run)
     st.caption(
-        f"Encoding with **{run.spec.name}** at vocab size **{fmt_int(size)}** of "
+        f"Encoding with **{markdown_text(run.spec.name)}** at vocab size **{fmt_int(size)}** of "
         f"{fmt_int(full)} ({plural(size - 256, 'merge')}): change either in the sidebar."
     )
     text = text_input(run)
@@ -46,7 +46,7 @@ def main() -> None:
         encoded = encode_cached(tokenizer, run.key, size, text)
         page = tokens_html_cached(tokenizer, run.key, size, text, num_merges=full - 256, **options)
     except ValueError as exc:
-        st.error(f"This text could not be encoded: {exc}")
+        st.error(f"This text could not be encoded: {markdown_text(str(exc))}")
         return
     # the coloured text right under the text box: on a phone, within the first screen
     st.caption(

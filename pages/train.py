@@ -30,9 +30,9 @@ def train_form() -> None:
     except ValueError as exc:
         request = None
         if isinstance(exc, form.MissingInput):
-            st.info(str(exc))
+            st.info(fmt.markdown_text(str(exc)))
         else:
-            st.error(fmt.sentence(str(exc)))
+            st.error(fmt.markdown_text(fmt.sentence(str(exc))))
     else:
         left.caption(form.describe_corpus(request[1]))
         held_out = train_holdout.check_holdout(request[1], request[0].holdout_percent)

@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.session.runs import current_run, view_tokenizer, view_vocab_size
 from ui.shell import run_page
+from ui.views.formatting import markdown_text
 from ui.vocabulary.overview import explain_missing, show_lengths, show_metrics
 from ui.vocabulary.published import browse_published
 from ui.vocabulary.table_view import descendants_column, search_controls, show_table
@@ -23,13 +24,13 @@ def main() -> None:
         table = vocab_table(tokenizer, run.history, run.key, size)
     except ValueError as exc:
         st.error(
-            f"This vocabulary could not be built: {exc}. Choose another tokenizer in the "
-            "sidebar, or train one on the Train page."
+            f"This vocabulary could not be built: {markdown_text(str(exc))}. Choose another "
+            "tokenizer in the sidebar, or train one on the Train page."
         )
         return
     st.caption(
-        f"Every token of **{run.spec.name}** at vocab size {size:,}: what it is, which two "
-        "tokens it was merged from, and how much it is used."
+        f"Every token of **{markdown_text(run.spec.name)}** at vocab size {size:,}: what it is, "
+        "which two tokens it was merged from, and how much it is used."
     )
     browse_published(run)
     known = usage_known(run.history, size)

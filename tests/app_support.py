@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
 from ui.session import state as keys
+from ui.session.markdown import WORD_JOINER
 from ui.session.run_spec import RunSpec, first_words, run_name
 
 APP = ROOT / "streamlit_app.py"
@@ -29,9 +30,24 @@ def open_app(page: str | None = None, query: dict[str, str] | None = None) -> Ap
     return app
 
 
-def texts_of(elements) -> list[str]:
-    """The text values of a list of elements (markdown, captions, titles...)."""
+def raw_texts(elements) -> list[str]:
+    """The Markdown sources of a list of elements (markdown, captions, titles...)."""
     return [str(element.value) for element in elements]
+
+
+def plain(markdown: str) -> str:
+    r"""A user's text as a reader sees it once markdown_text's escapes are rendered:
+    `plain(r"big\.model \(x\)") == "big.model (x)"`; our own `**bold**` stays."""
+    return _ESCAPED.sub(r"\1", markdown).replace(WORD_JOINER, "")
+
+
+_ESCAPED = re.compile(r"""\\([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
+
+
+def texts_of(elements) -> list[str]:
+    """The text values of a list of elements (markdown, captions, titles...), as a reader
+    sees them: a user's names and the engine's messages unescaped (see plain)."""
+    return [plain(text) for text in raw_texts(elements)]
 
 
 def pasted_name(text: str, vocab_size: int, pattern: str = "gpt4") -> str:

@@ -221,7 +221,8 @@ def run_summary(run: Run) -> str:
     pattern = preset_name(spec.pattern) or spec.pattern
     pattern = pattern if len(pattern) <= 20 else "custom regex"
     merges = trained_vocab_size(run) - 256
-    summary = f"**{spec.source}** · pattern `{pattern}` · {plural(merges, 'merge')}"
+    summary = f"**{markdown_text(spec.source)}** · pattern {markdown_text(pattern)}"
+    summary += f" · {plural(merges, 'merge')}"
     if run.history is not None and run.history.tie_rule is not DEFAULT_TIE_RULE:
         summary += f" · tie rule `{run.history.tie_rule.value}`"
     stopped = run.history.stop_reason.value if run.history is not None else None

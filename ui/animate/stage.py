@@ -20,7 +20,7 @@ from ui.animate.pair_table.view import step_areas
 from ui.animate.quiz.panel import pair_panel
 from ui.session import state as keys
 from ui.session.runs import Run, tokenizer_at, view_tokenizer, view_vocab_size
-from ui.views.formatting import RawHtml
+from ui.views.formatting import RawHtml, markdown_text
 from ui.views.token_text import paragraph_html
 
 
@@ -54,7 +54,9 @@ def stage(run: Run, history: MergeHistory, passage: str, step: int, last: int) -
     try:
         show_step(run, history, passage, step, playing)
     except ValueError as exc:
-        st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
+        st.error(
+            f"This passage could not be encoded: {markdown_text(str(exc))}. Edit the passage above."
+        )
 
 
 _GAP = '<div style="height:1rem"></div>'  # the space Streamlit puts between two elements
@@ -120,7 +122,9 @@ def show_static(run: Run, passage: str) -> None:
     try:
         ids = tokenizer.encode(passage, allowed_special="all")
     except ValueError as exc:
-        st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
+        st.error(
+            f"This passage could not be encoded: {markdown_text(str(exc))}. Edit the passage above."
+        )
         return
     st.markdown(f"**The passage at vocab size {view_vocab_size(run):,}** · {len(ids):,} tokens")
     st.html(RawHtml(tokens_to_html(tokenizer, ids, visible_whitespace=True)))

@@ -19,7 +19,7 @@ from ui.compare.heldout import heldout_curve
 from ui.session import state as keys
 from ui.session.runs import Run, origin, texts_of
 from ui.session.samples import text_beside
-from ui.views.formatting import excerpt
+from ui.views.formatting import excerpt, markdown_text
 from ui.views.token_view import counts_at_every_size_cached, fmt_int, fmt_ratio, text_with_menu
 
 CURVE_CHARS = 20_000  # a sample loaded for the curve: long enough for a steady ratio
@@ -46,8 +46,8 @@ def other_text_input(run: Run) -> str:
     if chosen == start:
         cut = "" if start == text else f", its first {fmt_int(len(start))} characters"
         st.caption(
-            f"Your text is {name}{cut}, {fmt_int(len(start.encode()))} bytes. Type or load "
-            "another text to compare it with the training corpus."
+            f"Your text is {markdown_text(name)}{cut}, {fmt_int(len(start.encode()))} bytes. Type "
+            "or load another text to compare it with the training corpus."
         )
     return chosen
 
@@ -59,8 +59,8 @@ def curve_section(run: Run, size: int) -> None:
     curves: dict[str, Sequence[int]] = {}
     if run.history is None:
         st.info(
-            f"This tokenizer was {origin(run.spec)}, so it has no training history and only "
-            "your text's curve is shown. Train a tokenizer on the Train page to see its "
+            f"This tokenizer was {markdown_text(origin(run.spec))}, so it has no training history "
+            "and only your text's curve is shown. Train a tokenizer on the Train page to see its "
             "training curve too."
         )
     else:
@@ -69,7 +69,7 @@ def curve_section(run: Run, size: int) -> None:
         try:
             curves[YOURS] = counts_at_every_size_cached(run.tokenizer, run.key, text)
         except ValueError as exc:
-            st.error(f"Your text could not be encoded: {exc}")
+            st.error(f"Your text could not be encoded: {markdown_text(str(exc))}")
     else:
         st.info("Type or load a text above to draw its curve beside the training corpus.")
     curves.update(heldout_curve(run))  # a run trained with a held-out share: its third curve

@@ -29,7 +29,7 @@ from ui.compare.charts import (
 from ui.session.holdout_split import split_of
 from ui.session.run_spec import RunKind
 from ui.session.runs import Run, origin, texts_of
-from ui.views.formatting import plural
+from ui.views.formatting import markdown_text, plural
 from ui.views.token_view import fmt_int, fmt_ratio
 
 HELD_OUT = "Held-out text"
@@ -95,8 +95,8 @@ def why_none(run: Run) -> str:
     """Why a run has no held-out text, for people ("" when it has one)."""
     if not run.spec.kind.has_corpus:
         return (
-            f"This tokenizer was {origin(run.spec)}, so the app has no training corpus to "
-            "hold text out of. Train one on the Train page with “Hold out text the "
+            f"This tokenizer was {markdown_text(origin(run.spec))}, so the app has no training "
+            "corpus to hold text out of. Train one on the Train page with “Hold out text the "
             "tokenizer does not see” turned on to see how it does on unseen text."
         )
     if run.spec.kind is RunKind.WORD_COUNTS:
@@ -126,7 +126,7 @@ def heldout_section(run: Run, size: int) -> None:
     try:
         split = heldout_split(run)
     except HoldoutError as exc:
-        st.error(f"The held-out text cannot be cut from this corpus: {exc}.")
+        st.error(f"The held-out text cannot be cut from this corpus: {markdown_text(str(exc))}.")
         return
     if split is None or run.history is None:
         st.info("This tokenizer's corpus is no longer in this session: train it again.")

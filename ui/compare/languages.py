@@ -180,7 +180,7 @@ def languages_section(run: Run) -> None:
             run.key, size, f"Yours: {run.spec.name}", tuple(OPENAI), view_tokenizer(run)
         )
     except ValueError as exc:
-        st.error(f"The languages could not be compared: {exc}")
+        st.error(f"The languages could not be compared: {markdown_text(str(exc))}")
         return
     st.altair_chart(language_chart(frame), width="stretch")
     st.caption(
@@ -207,7 +207,7 @@ def language_growth_section(run: Run) -> None:
         frame = heatmap_frame(costs.curves, full, size)
         taxes = tax_frame(costs.curves, size)
     except ValueError as exc:
-        st.error(f"The languages could not be encoded: {exc}")
+        st.error(f"The languages could not be encoded: {markdown_text(str(exc))}")
         return
     st.altair_chart(heatmap_chart(frame, size), width="stretch")
     st.caption(

@@ -126,7 +126,7 @@ def overlap_section(run: Run) -> None:
                 tokenizer_at(run.tokenizer, run.key, size), run.key, size, names
             )
     except ValueError as exc:  # BundledError: a vocabulary file missing or altered
-        st.error(f"OpenAI's vocabularies could not be loaded: {exc}")
+        st.error(f"OpenAI's vocabularies could not be loaded: {markdown_text(str(exc))}")
         return
     show_overlaps(overlaps, size, run)
 

@@ -67,7 +67,7 @@ def passage_section(run: Run) -> None:
         with openai_tab:
             openai_section(run, passage, color_by)
     except ValueError as exc:
-        st.error(f"The passage could not be encoded: {exc}")
+        st.error(f"The passage could not be encoded: {markdown_text(str(exc))}")
 
 
 def passage_input(run: Run) -> str:
@@ -150,13 +150,15 @@ def tokenizers_section(run: Run, passage: str, color_by: str) -> None:
         spec = next(s for s in run_specs() if s.name == st.session_state[key])
         with column:
             try:
-                with st.spinner(f"Loading {spec.name}…"):
+                with st.spinner(f"Loading {markdown_text(spec.name)}…"):
                     other = load_run(spec)
             except ValueError as exc:
-                st.error(f"{spec.name} could not be rebuilt: {exc}")
+                st.error(
+                    f"{markdown_text(spec.name)} could not be rebuilt: {markdown_text(str(exc))}"
+                )
                 continue
             size = trained_vocab_size(other)
-            st.caption(f"Vocab size {fmt_int(size)} · trained on {spec.source}")
+            st.caption(f"Vocab size {fmt_int(size)} · trained on {markdown_text(spec.source)}")
             previous = show_token_column(
                 other.tokenizer,
                 other.key,
@@ -176,7 +178,7 @@ def openai_section(run: Run, passage: str, color_by: str) -> None:
     try:
         others = openai_runs()
     except ValueError as exc:  # BundledError: a vocabulary file missing or altered
-        st.error(f"OpenAI's vocabularies could not be loaded: {exc}")
+        st.error(f"OpenAI's vocabularies could not be loaded: {markdown_text(str(exc))}")
         return
     st.caption(
         "Your tokenizer at the sidebar's view size, then OpenAI's, on the same passage; "

@@ -31,6 +31,7 @@ from explorer.training.learner import ProgressCallback
 from ui.session import run_store
 from ui.session import state as keys
 from ui.session.holdout_split import training_part
+from ui.session.markdown import markdown_text
 from ui.session.run_cache import (
     history_run_cached,
     imported_cached,
@@ -88,8 +89,8 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     for oldest in counted[: max(0, len(counted) - MAX_RUNS)]:
         del runs[oldest]
         st.toast(
-            f"{oldest} left this session's list of tokenizers (it keeps {MAX_RUNS}); "
-            "a link to it still opens it while the server keeps it."
+            f"{markdown_text(oldest)} left this session's list of tokenizers (it keeps "
+            f"{MAX_RUNS}); a link to it still opens it while the server keeps it."
         )
     _forget_unused_texts()
     st.session_state[keys.PENDING_RUN] = spec.name
@@ -147,8 +148,9 @@ def _save(
         run_store.save(config, spec.store_key, stored)
     except OSError as exc:
         st.toast(
-            f"{spec.name} could not be saved on the server ({exc.strerror or exc}): "
-            "it works in this tab, but a link to it will not."
+            f"{markdown_text(spec.name)} could not be saved on the server "
+            f"({markdown_text(str(exc.strerror or exc))}): it works in this tab, but a link to "
+            "it will not."
         )
         return
     if results is not None:
@@ -264,8 +266,8 @@ def training_text_note(spec: RunSpec) -> str:
     if spec.kind is not RunKind.MODEL_HISTORY:
         return ""
     return (
-        f"The training text is not in the app: this tokenizer was {origin(spec)}, so its "
-        "counts, ties and lengths are that corpus's."
+        f"The training text is not in the app: this tokenizer was {markdown_text(origin(spec))}, "
+        "so its counts, ties and lengths are that corpus's."
     )
 
 
@@ -279,7 +281,9 @@ def current_run_or_error() -> Run | None:
         return current_run()
     except ValueError as exc:
         advice = "Choose another in the sidebar, or train one on the Train page."
-        st.error(f"This tokenizer could not be rebuilt: {str(exc).rstrip('.')}. {advice}")
+        st.error(
+            f"This tokenizer could not be rebuilt: {markdown_text(str(exc).rstrip('.'))}. {advice}"
+        )
         return None
 
 

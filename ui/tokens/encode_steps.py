@@ -29,7 +29,7 @@ from ui.tokens.encode_playback import (
     toggle_play,
     wanted_timer,
 )
-from ui.views.formatting import plural
+from ui.views.formatting import markdown_text, plural
 from ui.views.present import presenting
 from ui.views.token_text import paragraph_html
 
@@ -91,7 +91,7 @@ def section(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: str)
         try:
             trace = trace_cached(tokenizer, run_key, vocab_size, text)
         except ValueError as exc:
-            st.error(f"This text cannot be encoded step by step: {exc}")
+            st.error(f"This text cannot be encoded step by step: {markdown_text(str(exc))}")
             return
         last = len(trace.steps)
         follow_trace(state, f"{run_key}:{vocab_size}:{text}", last)

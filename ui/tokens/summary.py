@@ -7,6 +7,7 @@ import streamlit as st
 from explorer.analysis.stats import TextStats
 from ui.session import state as keys
 from ui.session.runs import Run
+from ui.views.formatting import markdown_text
 from ui.views.token_view import (
     MAX_RENDERED_TOKENS,
     SPECIAL_HINT,
@@ -38,23 +39,14 @@ def show_counts(stats: TextStats) -> None:
 def show_specials(run: Run, encoded: EncodedText) -> None:
     """Say which special tokens the text holds, or that the tokenizer has some to try."""
     if encoded.specials:
-        names = ", ".join(_code(s) for s in encoded.specials)
+        names = ", ".join(markdown_text(s) for s in encoded.specials)
         st.info(
             f"The text contains the special token(s) {names}: each is encoded as one special "
             f"token ({SPECIAL_HINT}), as `allowed_special='all'` does."
         )
     elif run.tokenizer.special_tokens:
-        names = ", ".join(_code(s) for s in run.tokenizer.special_tokens)
+        names = ", ".join(markdown_text(s) for s in run.tokenizer.special_tokens)
         st.caption(f"This tokenizer has special tokens {names}: type one to see it as one token.")
-
-
-def _code(text: str) -> str:
-    """Text as inline code in markdown (backticks inside cannot break out).
-
-    >>> _code("a`b")
-    '`aˋb`'
-    """
-    return "`" + text.replace("`", "ˋ") + "`"
 
 
 def show_ids(ids: tuple[int, ...]) -> None:

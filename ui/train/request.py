@@ -10,6 +10,7 @@ from ui.session.runs import RunSpec, add_run, train_spec
 from ui.session.samples import SAMPLES, sample_text
 from ui.train import holdout as train_holdout
 from ui.train import progress
+from ui.views.formatting import markdown_text
 
 
 def read_corpus() -> form.Corpus:
@@ -58,7 +59,7 @@ def train_and_add(spec: RunSpec, texts: tuple[str, ...]) -> None:
         train_spec(spec, texts, report)
     except ValueError as exc:  # the engine's errors say what to change
         bar.empty()
-        st.error(f"Training stopped: {exc}")
+        st.error(f"Training stopped: {markdown_text(str(exc))}")
         return
     add_run(spec, texts)
     st.rerun()

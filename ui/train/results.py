@@ -91,8 +91,8 @@ def coverage_note(spec: RunSpec, history: MergeHistory) -> None:
 def model_metrics(spec: RunSpec, tokenizer: Tokenizer) -> None:
     """A loaded tokenizer has merges but no history: say so and show what there is."""
     st.info(
-        f"This tokenizer was {origin(spec)}, so there is no merge history: no counts, "
-        "timing or compression. Train on a text here to see those."
+        f"This tokenizer was {fmt.markdown_text(origin(spec))}, so there is no merge history: no "
+        "counts, timing or compression. Train on a text here to see those."
     )
     metric_row(
         [
@@ -135,7 +135,7 @@ def preview(run: Run, tokenizer: Tokenizer, vocab_size: int) -> None:
         encoded = (encode_cached(tokenizer, run.key, vocab_size, piece) for piece in pieces)
         ids = [token for encoding in encoded for token in encoding.ids]
     except ValueError as exc:
-        st.warning(f"The preview cannot be shown: {exc}")
+        st.warning(f"The preview cannot be shown: {fmt.markdown_text(str(exc))}")
         return
     symbols = st.session_state[keys.TRAIN_BYTE_SYMBOLS]
     with st.container(
@@ -253,11 +253,11 @@ def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
             on_click="ignore",
             icon=":material/download:",
             disabled=bool(problem),
-            help=problem or None,
+            help=fmt.markdown_text(problem) or None,
         )
     for key, problem in problems.items():
         if problem:
-            st.caption(f"No {export.EXPORT_NAMES[key]} download: {problem}")
+            st.caption(f"No {export.EXPORT_NAMES[key]} download: {fmt.markdown_text(problem)}")
 
 
 def results(run: Run) -> None:

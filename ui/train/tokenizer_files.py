@@ -21,6 +21,7 @@ from ui.session import state as keys
 from ui.session.run_cache import history_run_cached, imported_cached
 from ui.session.run_spec import RunKind, RunSpec, run_name, text_key
 from ui.session.runs import add_run
+from ui.views.formatting import markdown_text
 
 # --- tokenizers made elsewhere: read by explorer.files.loading, kept here as runs -----------
 
@@ -173,4 +174,7 @@ def load_model_form() -> None:
             persist_state="session",
         )
         if keys.TRAIN_MODEL_ERROR in st.session_state:
-            st.error(f"This file cannot be loaded: {st.session_state[keys.TRAIN_MODEL_ERROR]}")
+            st.error(
+                f"This file cannot be loaded: "
+                f"{markdown_text(str(st.session_state[keys.TRAIN_MODEL_ERROR]))}"
+            )

@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
-import regex
+# the one helper for a user's text in Markdown lives in ui/session, the lowest layer of the
+# app, so the session's own messages (toasts, errors) can use it; pages import it from here
+from ui.session.markdown import WORD_JOINER, markdown_text  # noqa: F401
 
 
 def format_seconds(seconds: float) -> str:
@@ -31,33 +33,6 @@ def sentence(message: str) -> str:
     """
     first_word = message.split(" ", 1)[0]
     return message[:1].upper() + message[1:] if first_word.isalpha() else message
-
-
-# every ASCII punctuation mark: Markdown's escapes, Streamlit's `:color[…]`, `:emoji:`
-# and `$math$` directives, HTML; a backslash before any of them shows it as itself
-_MARKDOWN_PUNCTUATION = regex.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
-# GFM links bare addresses in text (https://…, www.…, a@b.c) after escapes are undone;
-# an invisible word joiner inside each start keeps them text
-_AUTOLINK_START = regex.compile(r"(?i)(?<=[a-z]:)(?=//)|(?<=\bwww)(?=\.)|(?=@)")
-WORD_JOINER = "\u2060"
-
-
-def markdown_text(text: str) -> str:
-    r"""Text a user gave, shown literally inside Markdown: every caption, label, metric,
-    toast, expander title or help text that holds a file name, run name, special token,
-    pattern or text goes through this (and HTML-escaping where it goes into HTML).
-
-    Punctuation is backslash-escaped, so no link, image, emphasis, heading, emoji,
-    colour or math is made; a bare address gets a zero-width word joiner so it is not
-    linked. Line breaks become spaces (one line, as in a caption).
-
-    >>> print(markdown_text("my_notes_v2.txt"))
-    my\_notes\_v2\.txt
-    >>> print(markdown_text("[x](https://e.example)").replace(WORD_JOINER, "^"))
-    \[x\]\(https\:^\/\/e\.example\)
-    """
-    one_line = " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", _AUTOLINK_START.sub(WORD_JOINER, one_line))
 
 
 def format_ids(ids: list[int], limit: int = 300) -> str:

@@ -66,7 +66,14 @@ def repr_quoted(text: str) -> str:
 
 
 def code(text: str) -> str:
-    """Markdown inline code holding any text, backticks included."""
+    """Markdown inline code holding any text, backticks included: nothing inside a code
+    span is Markdown (no link, image, colour or math), so a token shows as it is.
+
+    >>> code("a``b\\n\\n[x](y)")
+    '``` a``b  [x](y) ```'
+    """
+    # subtle: a blank line would end the paragraph, and the code span with it
+    text = " ".join(text.splitlines())
     longest, run = 0, 0
     for char in text:
         run = run + 1 if char == "`" else 0

@@ -7,6 +7,7 @@ import streamlit as st
 
 from ui.session import state as keys
 from ui.session.runs import Run, origin, trained_vocab_size
+from ui.views.formatting import markdown_text
 from ui.vocabulary.charts import length_by_step, length_histogram
 from ui.vocabulary.view import INTERMEDIATE_HELP
 
@@ -16,7 +17,7 @@ def explain_missing(run: Run, size: int, known: bool) -> None:
     full = trained_vocab_size(run)
     if run.history is None:
         st.info(
-            f"This tokenizer was {origin(run.spec)}, so it has no training history: "
+            f"This tokenizer was {markdown_text(origin(run.spec))}, so it has no training history: "
             "counts at merge, uses in the corpus and intermediate-only flags are unknown. "
             "Its tokens, parents and lineage are all here."
         )

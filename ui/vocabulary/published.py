@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.session.run_spec import OPENAI, RunKind
 from ui.session.runs import Run, add_run, bundled_spec
+from ui.views.formatting import markdown_text
 
 
 def browse_published(run: Run) -> None:
@@ -19,7 +20,7 @@ def browse_published(run: Run) -> None:
                 with st.spinner(f"Loading {title}'s vocabulary ({name})…"):
                     spec = bundled_spec(name)
             except ValueError as exc:  # BundledError: a file missing or altered
-                st.error(f"{title}'s vocabulary could not be loaded: {exc}")
+                st.error(f"{title}'s vocabulary could not be loaded: {markdown_text(str(exc))}")
                 return
             add_run(spec, ())
             st.rerun()

@@ -9,6 +9,7 @@ from explorer import Tokenizer
 from explorer.analysis.lineage import text_lineage_dot
 from ui.session import state as keys
 from ui.session.runs import Run
+from ui.views.formatting import markdown_text
 from ui.vocabulary.lineage import code, repr_quoted
 from ui.vocabulary.view import MAX_BUILD_TOKENS, encode_typed, query_id, render, typed_text
 
@@ -33,7 +34,7 @@ def show_typed_text(
     try:
         ids = encode_typed(tokenizer, run.key, size, text)
     except ValueError as exc:  # a custom pattern that times out
-        st.warning(f"The search could not be encoded: {exc}")
+        st.warning(f"The search could not be encoded: {markdown_text(str(exc))}")
         return []
     if len(ids) < 2:
         return ids

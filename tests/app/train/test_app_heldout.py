@@ -235,7 +235,7 @@ def test_compare_draws_training_and_held_out_together() -> None:
     ]
     assert set(tables[0]["Text"]) == {"Training corpus", "Your text", HELD_OUT}
     assert GAP_LINE in markdown(app)
-    assert any(line.startswith("**Held\\-out text**: ") for line in markdown(app))
+    assert any(line.startswith("**Held-out text**: ") for line in markdown(app))
     labels = [m.label for m in app.metric]
     assert "Held-out text at vocab size 2,000" in labels
     assert "Characters never seen in training" in labels

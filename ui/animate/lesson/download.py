@@ -13,6 +13,7 @@ from ui.animate.pair_table import tables as pair_tables
 from ui.session import state as keys
 from ui.session.run_spec import file_stem
 from ui.session.runs import Run, texts_of
+from ui.views.formatting import markdown_text
 
 ABOUT = (
     "One HTML file with the passage before and after each merge, the narration, the pair "
@@ -66,7 +67,10 @@ def lesson_download(run: Run, passage: str) -> None:
         try:
             run.tokenizer.at_vocab_size(256).encode(passage, allowed_special="all")
         except ValueError as exc:
-            st.error(f"This passage could not be encoded: {exc}. Edit the passage above.")
+            st.error(
+                f"This passage could not be encoded: {markdown_text(str(exc))}. Edit the passage "
+                "above."
+            )
             return
         most = min(len(history.steps), MAX_LESSON_STEPS)
         state = st.session_state

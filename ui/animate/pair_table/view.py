@@ -25,7 +25,7 @@ from ui.animate.pair_table import tables as pair_tables
 from ui.animate.pair_table.table_html import pair_table_html
 from ui.session import state as keys
 from ui.session.runs import Run, origin, texts_of
-from ui.views.formatting import RawHtml, plural
+from ui.views.formatting import RawHtml, markdown_text, plural
 from ui.views.present import presenting
 from ui.views.token_text import pair_text
 
@@ -145,7 +145,7 @@ def current_table(run: Run, history: MergeHistory, step: int, top: int) -> PairT
 def show_table(run: Run, history: MergeHistory, step: int) -> None:
     """The table with its heading, its top-N box, the tie sentence and notes."""
     if not pair_tables.has_corpus(run.spec):
-        st.caption(NO_CORPUS.format(origin=origin(run.spec)))
+        st.caption(NO_CORPUS.format(origin=markdown_text(origin(run.spec))))
         return
     top = int(st.session_state.get(keys.ANIMATE_PAIRS_TOP, DEFAULT_TOP))
     table = current_table(run, history, step, top)

@@ -68,7 +68,7 @@ def show_quiz(run: Run, history: MergeHistory, step: int, last: int) -> None:
     """The answer that led to this step, then the question of the next merge."""
     state = st.session_state
     if not pair_tables.has_corpus(run.spec):
-        st.caption(NO_CORPUS.format(origin=origin(run.spec)))
+        st.caption(NO_CORPUS.format(origin=markdown_text(origin(run.spec))))
         return
     show_outcome(run.key, step)
     asking = False

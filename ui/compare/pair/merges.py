@@ -143,8 +143,16 @@ def metrics(diff: MergeDiff, a: Side, b: Side) -> None:
             fmt_int(len(diff.shared)),
             f"of A's {fmt_int(diff.merges_a)} and B's {fmt_int(diff.merges_b)}",
         ),
-        ("Only A learned", fmt_int(len(diff.only_a)), f"merges of {a.name} that {b.name} lacks"),
-        ("Only B learned", fmt_int(len(diff.only_b)), f"merges of {b.name} that {a.name} lacks"),
+        (
+            "Only A learned",
+            fmt_int(len(diff.only_a)),
+            f"merges of {markdown_text(a.name)} that {markdown_text(b.name)} lacks",
+        ),
+        (
+            "Only B learned",
+            fmt_int(len(diff.only_b)),
+            f"merges of {markdown_text(b.name)} that {markdown_text(a.name)} lacks",
+        ),
         (
             "First divergence",
             "none" if first is None else f"merge {fmt_int(first)}",
@@ -215,13 +223,13 @@ def merges_section(a: Side, b: Side) -> None:
     """The merge-by-merge comparison of A and B, or why there is none to draw."""
     if a.key == b.key:
         st.info(
-            f"A and B are the same tokenizer, {a.name}, at the same size: every merge is "
-            "shared. Choose another tokenizer for B."
+            f"A and B are the same tokenizer, {markdown_text(a.name)}, at the same size: every "
+            "merge is shared. Choose another tokenizer for B."
         )
         return
     empty = [side for side in (a, b) if not side.tokenizer.merges]
     if empty:
-        names = " and ".join(f"{s.letter} ({s.name})" for s in empty)
+        names = " and ".join(f"{s.letter} ({markdown_text(s.name)})" for s in empty)
         st.info(
             f"{names} {'has' if len(empty) == 1 else 'have'} no merges at vocab size 256 "
             "(bytes only), so there is nothing to "

@@ -36,6 +36,7 @@ from ui.session.runs import (
     train_spec,
     view_vocab_size,
 )
+from ui.views.formatting import markdown_text
 from ui.views.token_view import fmt_int, preset
 
 EXAMPLE = (
@@ -91,7 +92,7 @@ def choose(run: Run) -> tuple[Run, Run] | None:
         with st.spinner("Loading the two tokenizers…"):
             return _load(picked[0]), _load(picked[1])
     except ValueError as exc:  # a loaded file no longer in the session, a bundled file altered
-        st.error(f"The tokenizers could not be loaded: {exc}")
+        st.error(f"The tokenizers could not be loaded: {markdown_text(str(exc))}")
         return None
 
 
@@ -156,7 +157,7 @@ def example_button(run: Run) -> None:
     label = f"Train with `{other.pattern}` and compare"
     if button.button(label, key=keys.COMPARE_PAIR_EXAMPLE, width="stretch"):
         texts = texts_of(run.spec)
-        with st.spinner(f"Training {other.name}…"):
+        with st.spinner(f"Training {markdown_text(other.name)}…"):
             train_spec(other, texts)
         add_run(other, texts)  # the new run becomes the sidebar's, so A; B the one before
         st.rerun()

@@ -52,14 +52,14 @@ def splits_section(a: Side, b: Side) -> None:
         return
     if a.key == b.key:
         st.info(
-            f"A and B are the same tokenizer, {a.name}: they split every passage alike. "
-            "Choose another tokenizer for B."
+            f"A and B are the same tokenizer, {markdown_text(a.name)}: they split every passage "
+            "alike. Choose another tokenizer for B."
         )
         return
     try:
         encodings = [spans_cached(side.tokenizer, side.key, text) for side in (a, b)]
     except ValueError as exc:  # a custom pattern that times out, say
-        st.error(f"The passage could not be encoded: {exc}")
+        st.error(f"The passage could not be encoded: {markdown_text(str(exc))}")
         return
     spans = differing_spans(text, *(token_boundaries(e.byte_spans) for e in encodings))
     st.markdown(f"### {count_sentence(len(spans))}")
