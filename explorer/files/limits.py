@@ -1,0 +1,104 @@
+"""What a tokenizer file may ask of the explorer: id range, token bytes, and a value's shape.
+
+Each bound sits far above every real tokenizer and far below what would crash a page or
+hold the server:
+
+- MAX_TOKEN_ID: Hugging Face's tokenizers and tiktoken keep ids as unsigned 32-bit
+  numbers, and the largest real vocabularies stop near 262,000; 2**31 - 1 is also the
+  largest id a signed 32-bit column (a table, a chart, numpy's default int on Windows)
+  holds, so an id that passes never overflows a view. A special token id of 24 digits
+  loaded, then crashed the Vocabulary page's table (issue 21).
+- MAX_VOCAB_BYTES: a .model lists merges, not tokens, so 30 lines that merge a token with
+  itself describe a token of a gigabyte; the bytes of all tokens together are summed
+  from the merges before any is built. o200k_base's tokens hold 1.4 MB together.
+- MAX_RANKED_BYTES: a .tiktoken file lists tokens and ranks, and the merges are recovered
+  by running BPE on each token: about 2 µs of CPU per byte of token. o200k_base (1.4 MB)
+  takes ~2.6 s; 4 MiB bounds any rank file to a few seconds (a 19.5 MB file of tokens
+  a, aa, aaa, ... took 32 s here and 133 s on the issue's server).
+
+    >>> read_id("280", "an id")
+    280
+    >>> vocab_bytes([(97, 97), (256, 256)])  # 256 single bytes, then "aa" and "aaaa"
+    262
+"""
+
+from __future__ import annotations
+
+import reprlib
+from collections.abc import Iterable, Sequence
+
+from explorer.base.numbers import NumberError, whole_number
+from explorer.files.errors import FormatError
+
+MAX_TOKEN_ID = 2**31 - 1
+MAX_VOCAB_BYTES = 32 << 20  # the bytes of all tokens of a vocabulary made from merges
+MAX_RANKED_BYTES = 4 << 20  # the bytes of all tokens of a rank file, whose merges are recovered
+SHOWN_CHARS = 60  # of a value quoted in a message: a 20 MB line is not echoed back
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = SHOWN_CHARS
+_REPR.maxlevel = 2  # subtle: reprlib never recurses deeper, so a deep value is safe to show
+
+
+def read_id(value: str | int, what: str, high: int = MAX_TOKEN_ID) -> int:
+    """`value` as a token id in 0..high (MAX_TOKEN_ID by default), or a FormatError naming `what`.
+
+    >>> read_id("9" * 24, "special token '<s>'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: special token '<s>' has 24 digits; it must be 0 to 2,147,...
+    """
+    try:
+        return whole_number(value, what, 0, high)
+    except NumberError as exc:
+        raise FormatError(str(exc)) from None
+
+
+def vocab_bytes(merges: Iterable[tuple[int, int]]) -> int:
+    """The bytes of all tokens the merges make, with the 256 single bytes; merges must be
+    checked already (each uses only ids made before it)."""
+    lengths = [1] * 256
+    for left, right in merges:
+        lengths.append(lengths[left] + lengths[right])
+    return sum(lengths)
+
+
+def check_vocab_bytes(merges: Sequence[tuple[int, int]], source: str) -> None:
+    """Refuse merges whose tokens would hold more than MAX_VOCAB_BYTES together.
+
+    >>> doubling = [(97, 97)] + [(256 + k, 256 + k) for k in range(30)]  # a token of 2**31 bytes
+    >>> check_vocab_bytes(doubling, "x.model")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: x.model: its 31 merges make tokens of 4,294,967,550 bytes ...
+    """
+    total = vocab_bytes(merges)
+    if total > MAX_VOCAB_BYTES:
+        raise FormatError(
+            f"{source}: its {len(merges):,} merges make tokens of {total:,} bytes together; this "
+            f"explorer reads tokenizers of at most {MAX_VOCAB_BYTES:,} bytes of tokens (real "
+            "ones hold under 2 MB)"
+        )
+
+
+def check_ranked_bytes(tokens: Sequence[bytes], source: str) -> None:
+    """Refuse a rank file whose tokens hold more than MAX_RANKED_BYTES together: recovering
+    its merges would take too long. `check_ranked_bytes([b"ab"], "x")` passes."""
+    total = sum(map(len, tokens))
+    if total > MAX_RANKED_BYTES:
+        raise FormatError(
+            f"{source}: its {len(tokens):,} tokens hold {total:,} bytes together; the "
+            f"explorer recovers merges from ranks for at most {MAX_RANKED_BYTES:,} bytes of "
+            "tokens (OpenAI's o200k_base holds 1.4 MB). Save the tokenizer as a .model or a "
+            "tokenizer.json, which list the merges, and load that instead."
+        )
+
+
+def shown(value: object) -> str:
+    """A value for a message, at most about SHOWN_CHARS long, whatever its size or depth.
+
+    >>> shown("x" * 1000)[-8:], shown([[[[1]]]])
+    ("...xxxx'", '[[[...]]]')
+    """
+    text = _REPR.repr(value)
+    return text if len(text) <= 2 * SHOWN_CHARS else f"{text[: 2 * SHOWN_CHARS]}…"
