@@ -29,7 +29,13 @@ from explorer.encoding.pretokenize import PatternError
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
 from explorer.files.errors import FormatError
 from explorer.files.json_text import load_json
-from explorer.files.limits import MAX_TOKEN_ID, check_vocab_bytes, read_id, shown
+from explorer.files.limits import (
+    MAX_TOKEN_ID,
+    check_special_names,
+    check_vocab_bytes,
+    read_id,
+    shown,
+)
 from explorer.html.render import render_token
 
 MODEL_HEADER = "minbpe v1"
@@ -75,6 +81,7 @@ def parse_model(text: str, *, source: str = "model") -> Tokenizer:
     merges = _parse_merges(lines, 4 + len(specials), source)
     _check_special_ids(specials, len(merges), source)
     check_vocab_bytes(merges, source)  # before the tokens are built
+    check_special_names(specials, source)
     try:
         return Tokenizer(merges, pattern=pattern, special_tokens=specials)
     except PatternError as exc:

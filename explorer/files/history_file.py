@@ -245,8 +245,8 @@ def _steps(reader: _Reader, records: list[Any]) -> tuple[MergeStep, ...]:
         if step.token != expected:
             raise reader.fail(
                 f"steps[{rank}].token",
-                f"expected {expected.hex()} (the bytes of {step.left} then {step.right}), "
-                f"got {step.token.hex()}",
+                f"expected {shown(expected.hex())} (the bytes of {step.left} then "
+                f"{step.right}), got {shown(step.token.hex())}",
             )
         vocab[step.new_id] = step.token
         seen[step.pair] = rank

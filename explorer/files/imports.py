@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -27,8 +28,9 @@ from explorer.encoding.pretokenize import GPT2_PATTERN, PatternError
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
 from explorer.files.formats import FormatError
 from explorer.files.json_text import load_json
-from explorer.files.limits import check_ranked_bytes, read_id, shown
+from explorer.files.limits import check_ranked_bytes, check_special_names, read_id, shown
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 Where = Callable[[int], str]  # names the place of merge k (or rank k) in a file, for errors
 
 
@@ -177,8 +179,8 @@ def _bpe_lines(text: str, source: str) -> tuple[list[int], list[tuple[str, str]]
     """The line number and the pair of each merge line; a '#version' first line is skipped."""
     numbers: list[int] = []
     pairs: list[tuple[str, str]] = []
-    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
-        line = line.removesuffix("\r")
+    # subtle: not str.splitlines, which also breaks at characters such as U+2028
+    for number, line in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
         if not line or (number == 1 and line.startswith("#version")):
             continue
         fields = line.split(" ")
@@ -262,6 +264,7 @@ def make_tokenizer(
     trained: bool = False,
 ) -> Tokenizer:
     """A Tokenizer, or a FormatError naming the file when the parts do not make one."""
+    check_special_names(special_tokens, source)
     try:
         return Tokenizer(
             merges,

@@ -13,8 +13,9 @@ hold the server:
   from the merges before any is built. o200k_base's tokens hold 1.4 MB together.
 - MAX_RANKED_BYTES: a .tiktoken file lists tokens and ranks, and the merges are recovered
   by running BPE on each token: about 2 µs of CPU per byte of token. o200k_base (1.4 MB)
-  takes ~2.6 s; 4 MiB bounds any rank file to a few seconds (a 19.5 MB file of tokens
-  a, aa, aaa, ... took 32 s here and 133 s on the issue's server).
+  takes ~2.6 s. 2 MiB (1.5 times o200k_base) bounds any rank file to a few seconds: the
+  worst shape, tokens a, aa, aaa, ..., takes ~5 s at the bound (its 19.5 MB version took
+  32 s here and 133 s on the issue's server, and is now refused at once).
 
     >>> read_id("280", "an id")
     280
@@ -24,6 +25,7 @@ hold the server:
 
 from __future__ import annotations
 
+import re
 import reprlib
 from collections.abc import Iterable, Sequence
 
@@ -32,9 +34,11 @@ from explorer.files.errors import FormatError
 
 MAX_TOKEN_ID = 2**31 - 1
 MAX_VOCAB_BYTES = 32 << 20  # the bytes of all tokens of a vocabulary made from merges
-MAX_RANKED_BYTES = 4 << 20  # the bytes of all tokens of a rank file, whose merges are recovered
+MAX_RANKED_BYTES = 2 << 20  # the bytes of all tokens of a rank file, whose merges are recovered
+MAX_SPECIAL_CHARS = 256  # real special tokens are under 40: <|reserved_special_token_250|>
 SHOWN_CHARS = 60  # of a value quoted in a message: a 20 MB line is not echoed back
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = SHOWN_CHARS
 _REPR.maxlevel = 2  # subtle: reprlib never recurses deeper, so a deep value is safe to show
@@ -92,6 +96,29 @@ def check_ranked_bytes(tokens: Sequence[bytes], source: str) -> None:
             "tokens (OpenAI's o200k_base holds 1.4 MB). Save the tokenizer as a .model or a "
             "tokenizer.json, which list the merges, and load that instead."
         )
+
+
+def check_special_names(specials: Iterable[str], source: str) -> None:
+    """Refuse a special token that is not text: half of a UTF-16 pair (JSON's "\\ud800")
+    cannot be encoded or shown, and a name of thousands of characters is not a marker.
+
+    >>> check_special_names(["<|endoftext|>", "<img src=x>"], "x.json")  # names stay literal
+    >>> check_special_names(["<s" + chr(0xD800) + ">"], "x.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: x.json: the special token '<s\\ud800>' holds half of ...
+    """
+    for name in specials:
+        if len(name) > MAX_SPECIAL_CHARS:
+            raise FormatError(
+                f"{source}: the special token {shown(name)} is {len(name):,} characters long; "
+                f"special tokens here are at most {MAX_SPECIAL_CHARS}"
+            )
+        if _SURROGATE.search(name):
+            raise FormatError(
+                f"{source}: the special token {shown(name)} holds half of a UTF-16 pair "
+                "(an escape such as \\ud800 alone), which is not text"
+            )
 
 
 def shown(value: object) -> str:
