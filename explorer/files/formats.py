@@ -31,6 +31,7 @@ from explorer.files.errors import FormatError
 from explorer.files.json_text import load_json
 from explorer.files.limits import (
     MAX_TOKEN_ID,
+    check_group_depth,
     check_special_names,
     check_vocab_bytes,
     read_id,
@@ -75,6 +76,7 @@ def parse_model(text: str, *, source: str = "model") -> Tokenizer:
             f"got {shown(header)}. Is this a .model file?"
         )
     pattern = _line(lines, 2, "the pre-tokenizer pattern", source)
+    check_group_depth(pattern, f"{source}, line 2")
     count_text = _line(lines, 3, "the number of special tokens", source).strip()
     count = _number(count_text, "the number of special tokens", source, 3, len(lines))
     specials = _parse_specials(lines, count, source)

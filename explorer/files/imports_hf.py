@@ -20,7 +20,7 @@ from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.formats import FormatError
 from explorer.files.imports import byte_level_parts, make_tokenizer, recover_merges
 from explorer.files.json_text import load_json
-from explorer.files.limits import check_ranked_bytes, read_id, shown
+from explorer.files.limits import check_group_depth, check_ranked_bytes, read_id, shown
 
 
 def parse_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Tokenizer:
@@ -108,6 +108,7 @@ def _split_pattern(split: dict[str, Any], source: str, path: str) -> str:
         )
     pattern = split.get("pattern")
     if isinstance(pattern, dict) and isinstance(pattern.get("Regex"), str):
+        check_group_depth(pattern["Regex"], f"{source}, {path}.pattern.Regex")
         return onig_to_python(pattern["Regex"])
     if isinstance(pattern, dict) and isinstance(pattern.get("String"), str):
         return regex.escape(pattern["String"])

@@ -36,8 +36,11 @@ MAX_TOKEN_ID = 2**31 - 1
 MAX_VOCAB_BYTES = 32 << 20  # the bytes of all tokens of a vocabulary made from merges
 MAX_RANKED_BYTES = 2 << 20  # the bytes of all tokens of a rank file, whose merges are recovered
 MAX_SPECIAL_CHARS = 256  # real special tokens are under 40: <|reserved_special_token_250|>
+MAX_GROUP_DEPTH = 32  # of a pre-tokenizer regex's groups; GPT-4o's nests 2
 SHOWN_CHARS = 60  # of a value quoted in a message: a 20 MB line is not echoed back
 
+# an escape, a [class] (a ] first in it is literal), or a parenthesis: only the last count
+_GROUP_TOKENS = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|[()]", re.DOTALL)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = SHOWN_CHARS
@@ -119,6 +122,39 @@ def check_special_names(specials: Iterable[str], source: str) -> None:
                 f"{source}: the special token {shown(name)} holds half of a UTF-16 pair "
                 "(an escape such as \\ud800 alone), which is not text"
             )
+
+
+def check_group_depth(pattern: str, where: str) -> None:
+    """Refuse a regex whose groups nest more than MAX_GROUP_DEPTH deep, before anything
+    (the dialect's rewriting, the regex compiler) descends into them one call a level.
+
+    >>> check_group_depth("(" * 5000 + ")" * 5000, "x.model, line 2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: x.model, line 2: the regex's groups nest 5,000 deep; ...
+    """
+    depth = group_depth(pattern)
+    if depth > MAX_GROUP_DEPTH:
+        raise FormatError(
+            f"{where}: the regex's groups nest {depth:,} deep; a pre-tokenizer regex here "
+            f"nests at most {MAX_GROUP_DEPTH} (GPT-4o's nests 2)"
+        )
+
+
+def group_depth(pattern: str) -> int:
+    r"""How deep a regex's groups nest, escapes and [classes] aside, counted without recursion.
+
+    >>> group_depth(r"(?:a(b))|\(|[(]"), group_depth("(" * 100_000)
+    (2, 100000)
+    """
+    depth = deepest = 0
+    for token in _GROUP_TOKENS.findall(pattern):
+        if token == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token == ")":
+            depth -= 1
+    return deepest
 
 
 def shown(value: object) -> str:

@@ -167,6 +167,9 @@ def _model_rows() -> Iterator[tuple[str, str, str]]:
     doubling = "\n".join(["97 97", *(f"{256 + k} {256 + k}" for k in range(40))])
     yield "40 doubling merges (a 1 TB token)", f"{header}0\n{doubling}\n", REFUSED
     yield "pattern of 100 KB", f"minbpe v1\n{'a' * 100_000}\n0\n97 97\n", EITHER
+    for depth in (2_000, 100_000):
+        deep = "(" * depth + "a" + ")" * depth
+        yield f"pattern of {depth:,} nested groups", f"minbpe v1\n{deep}\n0\n97 97\n", REFUSED
 
 
 def _merges_rows() -> Iterator[tuple[str, str, str]]:
@@ -224,6 +227,9 @@ def _tokenizer_rows() -> Iterator[tuple[str, str, str]]:
         REFUSED,
     )
     yield "root a list", "[1, 2, 3]", REFUSED
+    deep = "(" * 100_000 + "a" + ")" * 100_000
+    split = _hf(lambda d: d["pre_tokenizer"]["pretokenizers"][0]["pattern"].update(Regex=deep))
+    yield "Split regex of 100k groups", split, REFUSED
     yield "root a number", "5", REFUSED
 
 
