@@ -245,13 +245,19 @@ def _steps(reader: _Reader, records: list[Any]) -> tuple[MergeStep, ...]:
         if step.token != expected:
             raise reader.fail(
                 f"steps[{rank}].token",
-                f"expected {shown(expected.hex())} (the bytes of {step.left} then "
-                f"{step.right}), got {shown(step.token.hex())}",
+                f"expected {_hex(expected)} (the bytes of {step.left} then "
+                f"{step.right}), got {_hex(step.token)}",
             )
         vocab[step.new_id] = step.token
         seen[step.pair] = rank
         steps.append(step)
     return tuple(steps)
+
+
+def _hex(token: bytes) -> str:
+    """A token's bytes as hex for a message, cut at 60 digits: `_hex(b"ab") == "6162"`."""
+    text = token[:31].hex()
+    return text if len(text) <= 60 else f"{text[:60]}…"
 
 
 def _step(reader: _Reader, record: dict[str, Any], rank: int) -> MergeStep:
