@@ -45,7 +45,7 @@ _LINE_BREAK = regex.compile(r"\r\n|\r|\n")
 _MERGE_LINE = regex.compile(r"[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]*")
 _MERGE_KEY = regex.compile(r"\(([0-9]+), ?([0-9]+)\)")
 
-__all__ = ["FormatError"]  # defined in explorer.files.errors, raised by every reader
+# FormatError is explorer.files.errors.FormatError, imported above: every reader raises it
 
 
 # --- minbpe .model -------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from explorer.files.formats import merges_json, model_text, parse_model
 from explorer.files.history_file import history_json
 from explorer.files.limits import MAX_TOKEN_ID
 from explorer.files.loading import load_uploads
-from ui.session.train_inputs import upload_corpus, word_count_corpus
+from ui.session.train_inputs import upload_corpus, vocab_size_problem, word_count_corpus
 
 TEXT = "the cat sat on the mat; the rat sat on the cat. " * 20
 LOADS, REFUSED, EITHER = "loads", "refused", "either"
@@ -500,3 +500,9 @@ def test_hostile_text_uploads(name: str) -> None:
     else:
         assert expected == LOADS
         assert corpus.texts[0].encode("utf-8") == data
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), 1e300, -1.0, 255.5, 50_001.0])
+def test_hostile_vocab_sizes_get_a_sentence(value: float) -> None:
+    problem = vocab_size_problem(value)
+    assert problem and len(problem) < 200, problem
