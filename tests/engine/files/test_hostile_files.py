@@ -13,6 +13,7 @@ at each place of each JSON file. Add a variant by adding a row.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -263,6 +264,8 @@ def _tiktoken_rows() -> Iterator[tuple[str, str, str]]:
     yield "not base64", "\n".join([*lines, "!!!! 300"]), REFUSED
     yield "gap", "\n".join([*lines, "YWJjZA== 400"]), REFUSED
     yield "a ranks-only 100 KB token", "\n".join([*lines, "YQ" * 70_000 + " 300"]), REFUSED
+    long_token = base64.b64encode(b"ab" * 50_000).decode()
+    yield "a token of 100 KB", "\n".join([*lines, f"{long_token} {FIRST_FREE}"]), REFUSED
     yield "superscript rank", "\n".join([*lines, "YWJj ²"]), REFUSED
 
 
