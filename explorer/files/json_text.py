@@ -17,9 +17,7 @@ with a FormatError naming the file. Real tokenizer files nest fewer than 10 leve
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable
-from itertools import accumulate
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from explorer.base.numbers import NumberError, json_int
@@ -27,18 +25,13 @@ from explorer.files.errors import FormatError
 
 MAX_JSON_DEPTH = 32
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes and all
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 PairsHook = Callable[[list[tuple[str, Any]]], Any]
 
 
 def load_json(text: str, what: str, *, object_pairs_hook: PairsHook | None = None) -> Any:
     """The value in JSON `text` (a leading BOM is skipped), or a FormatError naming `what`."""
-    if nesting_depth(text) > MAX_JSON_DEPTH:
-        raise _too_deep(what)  # before json.loads, whose C scanner recurses
     try:
-        return json.loads(
+        value = json.loads(
             text.removeprefix("\ufeff"),
             parse_int=json_int,
             parse_constant=_no_constant,
@@ -50,18 +43,39 @@ def load_json(text: str, what: str, *, object_pairs_hook: PairsHook | None = Non
         ) from None
     except NumberError as exc:
         raise FormatError(f"{what}: {exc}") from None
+    except RecursionError:
+        # subtle: json's C scanner counts its own depth (Py_EnterRecursiveCall) and gives
+        # up cleanly near 1,000 levels; a pre-scan of the text for brackets would have to
+        # skip strings, and a regex that does turned quadratic on '"' then 20 MB of '\\"'
+        raise _too_deep(what) from None
+    if depth_over(value, MAX_JSON_DEPTH):
+        raise _too_deep(what)
+    return value
 
 
-def nesting_depth(text: str) -> int:
-    """How deep lists and objects nest in JSON text, counted on the text (no recursion).
+def depth_over(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than `limit` deep, looked at level by level
+    (no recursion). An object read with `object_pairs_hook` is a list of (key, value).
 
-    Strings are cut out first, so a bracket inside one does not count.
-
-    >>> nesting_depth('[[1], {"a": "[[["}]'), nesting_depth("[" * 100_000), nesting_depth("7")
-    (2, 100000, 0)
+    >>> depth_over([[1], {"a": 2}], 2), depth_over([[[]]], 2), depth_over([("k", [[1]])], 2)
+    (False, True, True)
     """
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+    level = [value] if isinstance(value, (dict, list)) else []
+    for depth in range(1, limit + 2):  # level holds the lists and objects `depth` deep
+        if not level:
+            return False
+        if depth > limit:
+            return True
+        level = [
+            child for item in level for child in _children(item) if isinstance(child, (dict, list))
+        ]
+    return True
+
+
+def _children(item: dict[str, Any] | list[Any]) -> Iterable[Any]:
+    if isinstance(item, dict):
+        return item.values()
+    return (child[1] if isinstance(child, tuple) else child for child in item)
 
 
 def _too_deep(what: str) -> FormatError:

@@ -130,6 +130,7 @@ def _common(kind: str, honest: str) -> Iterator[Hostile]:
         ("5 MB line after", data + b"x" * 5_000_000, REFUSED),
         ("truncated", data[: len(data) // 2], EITHER),
         ("5,000-digit number", b"9" * 5_000, REFUSED),
+        ("an open string of escaped quotes", b'"' + b'\\"' * 100_000, REFUSED),
     ]
     for variant, text, outcome in rows:
         yield Hostile(kind, variant, _files(kind, text), outcome)
