@@ -34,6 +34,7 @@ from explorer.files.limits import (
     check_group_depth,
     check_special_names,
     check_vocab_bytes,
+    check_vocab_size,
     read_id,
     shown,
 )
@@ -183,11 +184,13 @@ def _parse_specials(lines: list[str], count: int, source: str) -> dict[str, int]
 
 
 def _parse_merges(lines: list[str], first_line: int, source: str) -> list[tuple[int, int]]:
-    while len(lines) >= first_line and not lines[-1].strip():
-        lines = lines[:-1]  # tolerate blank lines at the very end
+    last = len(lines)
+    while last >= first_line and not lines[last - 1].strip():
+        last -= 1  # tolerate blank lines at the very end (subtle: not by copying the list)
+    check_vocab_size(first_line - 4 + 256 + last - first_line + 1, source)  # specials too
     merges: list[tuple[int, int]] = []
     seen: dict[tuple[int, int], int] = {}
-    for number in range(first_line, len(lines) + 1):
+    for number in range(first_line, last + 1):
         match = _MERGE_LINE.fullmatch(lines[number - 1])
         if match is None:
             got = shown(lines[number - 1])
@@ -277,6 +280,7 @@ def merges_json(tokenizer: Tokenizer) -> str:
 def parse_merges_json(text: str, *, pattern: str = "") -> Tokenizer:
     """Read a merges JSON; ids must be 256, 257, ... in order, keys "(a,b)" or "(a, b)"."""
     pairs = _json_object(text, "merges JSON")
+    check_vocab_size(256 + len(pairs), "merges JSON")
     merges: list[tuple[int, int]] = []
     seen: dict[tuple[int, int], int] = {}
     for key, value in pairs:

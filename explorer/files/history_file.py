@@ -24,7 +24,7 @@ from explorer.base.arguments import ArgumentTypeError, path_argument, text_argum
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.formats import FormatError, merge_problem, read_utf8
 from explorer.files.json_text import load_json
-from explorer.files.limits import read_id, shown
+from explorer.files.limits import check_vocab_size, read_id, shown
 from explorer.training.history import MergeHistory, MergeStep, StopReason
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 
@@ -61,8 +61,10 @@ def parse_history_json(text: str, *, source: str = "history JSON") -> MergeHisto
     reader = _Reader(source)
     data = reader.expect(data, dict, "", "a JSON object {...}")
     _check_format(reader, data)
+    records = reader.get(data, "steps", list, "a list of steps")
+    check_vocab_size(256 + len(records), source)
     return MergeHistory(
-        steps=_steps(reader, reader.get(data, "steps", list, "a list of steps")),
+        steps=_steps(reader, records),
         stop_reason=_stop_reason(reader, data),
         initial_length=reader.whole(data, "initial_length"),
         token_usage=_usage(reader, reader.get(data, "token_usage", dict, "an object {id: count}")),

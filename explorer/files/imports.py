@@ -28,7 +28,13 @@ from explorer.encoding.pretokenize import GPT2_PATTERN, PatternError
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
 from explorer.files.formats import FormatError
 from explorer.files.json_text import load_json
-from explorer.files.limits import check_ranked_bytes, check_special_names, read_id, shown
+from explorer.files.limits import (
+    check_ranked_bytes,
+    check_special_names,
+    check_vocab_size,
+    read_id,
+    shown,
+)
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 Where = Callable[[int], str]  # names the place of merge k (or rank k) in a file, for errors
@@ -103,6 +109,7 @@ def parse_tiktoken(
     if isinstance(data, str):
         data = data.encode("utf-8")
     tokens, line_of = _rank_lines(data, source)
+    check_vocab_size(len(tokens) + len(special_tokens or {}), source)
     check_ranked_bytes(tokens, source)  # recovering the merges costs time per byte
     merges = recover_merges(tokens, where=lambda rank: f"{source}, line {line_of[rank]}")
     byte_ids = [0] * 256
@@ -201,6 +208,7 @@ def byte_level_parts(
     vocabularies. Messages count merges from 1 and name the file's own place (a line, or
     a 0-based index such as `model.merges[0]`).
     """
+    check_vocab_size(max(len(vocab), 256 + len(pairs)), vocab_where)
     symbols, ids = bytes_to_unicode(), _token_ids(vocab, vocab_where)
     byte_ids = [ids.get(symbols[b], -1) for b in range(256)]
     if sorted(byte_ids) != list(range(256)):

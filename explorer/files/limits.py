@@ -8,6 +8,8 @@ hold the server:
   largest id a signed 32-bit column (a table, a chart, numpy's default int on Windows)
   holds, so an id that passes never overflows a view. A special token id of 24 digits
   loaded, then crashed the Vocabulary page's table (issue 21).
+- MAX_VOCAB_SIZE: o200k_base has 200,019 tokens, Qwen2's 151,646, Llama 3's 128,256; a
+  9 MB .model of a million merges took 460 MB of server memory to load.
 - MAX_VOCAB_BYTES: a .model lists merges, not tokens, so 30 lines that merge a token with
   itself describe a token of a gigabyte; the bytes of all tokens together are summed
   from the merges before any is built. o200k_base's tokens hold 1.4 MB together.
@@ -33,6 +35,7 @@ from explorer.base.numbers import NumberError, whole_number
 from explorer.files.errors import FormatError
 
 MAX_TOKEN_ID = 2**31 - 1
+MAX_VOCAB_SIZE = 300_000  # tokens a file may hold, special tokens included
 MAX_VOCAB_BYTES = 32 << 20  # the bytes of all tokens of a vocabulary made from merges
 MAX_RANKED_BYTES = 2 << 20  # the bytes of all tokens of a rank file, whose merges are recovered
 MAX_SPECIAL_CHARS = 256  # real special tokens are under 40: <|reserved_special_token_250|>
@@ -59,6 +62,21 @@ def read_id(value: str | int, what: str, high: int = MAX_TOKEN_ID) -> int:
         return whole_number(value, what, 0, high)
     except NumberError as exc:
         raise FormatError(str(exc)) from None
+
+
+def check_vocab_size(size: int, source: str) -> None:
+    """Refuse a file of more than MAX_VOCAB_SIZE tokens, before they are built.
+
+    >>> check_vocab_size(1_065_792, "wide.model")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: wide.model holds 1,065,792 tokens; ...
+    """
+    if size > MAX_VOCAB_SIZE:
+        raise FormatError(
+            f"{source} holds {size:,} tokens; the explorer reads vocabularies of up to "
+            f"{MAX_VOCAB_SIZE:,} (OpenAI's o200k_base has 200,019)"
+        )
 
 
 def vocab_bytes(merges: Iterable[tuple[int, int]]) -> int:

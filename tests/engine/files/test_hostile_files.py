@@ -168,6 +168,10 @@ def _model_rows() -> Iterator[tuple[str, str, str]]:
     yield "repeated merge", f"{header}0\n97 97\n97 97\n", REFUSED
     doubling = "\n".join(["97 97", *(f"{256 + k} {256 + k}" for k in range(40))])
     yield "40 doubling merges (a 1 TB token)", f"{header}0\n{doubling}\n", REFUSED
+    yield "2 MB of blank lines at the end", MODEL + "\n" * 2_000_000, LOADS
+    wide = "\n".join(f"{a} {b}" for a in range(256) for b in range(256))
+    wide += "\n" + "\n".join(f"{a} {b}" for a in range(256, 1256) for b in range(256, 500))
+    yield "310,000 merges", f"{header}0\n{wide}\n", REFUSED
     yield "pattern of 100 KB", f"minbpe v1\n{'a' * 100_000}\n0\n97 97\n", EITHER
     for depth in (2_000, 100_000):
         deep = "(" * depth + "a" + ")" * depth
