@@ -4,7 +4,7 @@ Each bound sits far above every real tokenizer and far below what would crash a 
 hold the server:
 
 - MAX_TOKEN_ID: Hugging Face's tokenizers and tiktoken keep ids as unsigned 32-bit
-  numbers, and the largest real vocabularies stop near 262,000; 2**31 - 1 is also the
+  numbers, and the largest real vocabularies hold about 262,000 tokens; 2**31 - 1 is the
   largest id a signed 32-bit column (a table, a chart, numpy's default int on Windows)
   holds, so an id that passes never overflows a view. A special token id of 24 digits
   loaded, then crashed the Vocabulary page's table (issue 21).
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import reprlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from explorer.base.numbers import NumberError, whole_number
 from explorer.files.errors import FormatError
@@ -38,12 +38,16 @@ MAX_TOKEN_ID = 2**31 - 1
 MAX_VOCAB_SIZE = 300_000  # tokens a file may hold, special tokens included
 MAX_VOCAB_BYTES = 32 << 20  # the bytes of all tokens of a vocabulary made from merges
 MAX_RANKED_BYTES = 2 << 20  # the bytes of all tokens of a rank file, whose merges are recovered
+MAX_SPECIAL_TOKENS = 10_000  # each joins one regex for encoding: 100,000 took 7.7 s, 400 MB
 MAX_SPECIAL_CHARS = 256  # real special tokens are under 40: <|reserved_special_token_250|>
 MAX_GROUP_DEPTH = 32  # of a pre-tokenizer regex's groups; GPT-4o's nests 2
+MAX_PATTERN_CHARS = 4_000  # of a pre-tokenizer regex from a file; GPT-4o's has 274
 SHOWN_CHARS = 60  # of a value quoted in a message: a 20 MB line is not echoed back
 
-# an escape, a [class] (a ] first in it is literal), or a parenthesis: only the last count
-_GROUP_TOKENS = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|[()]", re.DOTALL)
+# an escape, a [class] (a ] first in it is literal), or a parenthesis: only the last count.
+# subtle: a class left open runs to the end rather than failing, else the search retries
+# from every later '[' (100,000 of them took minutes)
+_GROUP_TOKENS = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]?|[()]", re.DOTALL)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = SHOWN_CHARS
@@ -119,9 +123,11 @@ def check_ranked_bytes(tokens: Sequence[bytes], source: str) -> None:
         )
 
 
-def check_special_names(specials: Iterable[str], source: str) -> None:
+def check_special_names(specials: Collection[str], source: str) -> None:
     """Refuse a special token that is not text: half of a UTF-16 pair (JSON's "\\ud800")
     cannot be encoded or shown, and a name of thousands of characters is not a marker.
+    Refuse more than MAX_SPECIAL_TOKENS of them (real tokenizers have a few hundred at
+    most: Llama 3 has 256).
 
     >>> check_special_names(["<|endoftext|>", "<img src=x>"], "x.json")  # names stay literal
     >>> check_special_names(["<s" + chr(0xD800) + ">"], "x.json")  # doctest: +ELLIPSIS
@@ -129,6 +135,11 @@ def check_special_names(specials: Iterable[str], source: str) -> None:
     ...
     explorer.files.errors.FormatError: x.json: the special token '<s\\ud800>' holds half of ...
     """
+    if len(specials) > MAX_SPECIAL_TOKENS:
+        raise FormatError(
+            f"{source} has {len(specials):,} special tokens; the explorer reads at most "
+            f"{MAX_SPECIAL_TOKENS:,} (Llama 3 has 256)"
+        )
     for name in specials:
         if len(name) > MAX_SPECIAL_CHARS:
             raise FormatError(
@@ -144,13 +155,19 @@ def check_special_names(specials: Iterable[str], source: str) -> None:
 
 def check_group_depth(pattern: str, where: str) -> None:
     """Refuse a regex whose groups nest more than MAX_GROUP_DEPTH deep, before anything
-    (the dialect's rewriting, the regex compiler) descends into them one call a level.
+    (the dialect's rewriting, the regex compiler) descends into them one call a level,
+    and one longer than MAX_PATTERN_CHARS (its errors would quote it whole).
 
-    >>> check_group_depth("(" * 5000 + ")" * 5000, "x.model, line 2")  # doctest: +ELLIPSIS
+    >>> check_group_depth("(" * 1000 + ")" * 1000, "x.model, line 2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    explorer.files.errors.FormatError: x.model, line 2: the regex's groups nest 5,000 deep; ...
+    explorer.files.errors.FormatError: x.model, line 2: the regex's groups nest 1,000 deep; ...
     """
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise FormatError(
+            f"{where}: the regex is {len(pattern):,} characters long; a pre-tokenizer regex "
+            f"here has at most {MAX_PATTERN_CHARS:,} (GPT-4o's has 274)"
+        )
     depth = group_depth(pattern)
     if depth > MAX_GROUP_DEPTH:
         raise FormatError(
@@ -162,8 +179,8 @@ def check_group_depth(pattern: str, where: str) -> None:
 def group_depth(pattern: str) -> int:
     r"""How deep a regex's groups nest, escapes and [classes] aside, counted without recursion.
 
-    >>> group_depth(r"(?:a(b))|\(|[(]"), group_depth("(" * 100_000)
-    (2, 100000)
+    >>> group_depth(r"(?:a(b))|\(|[(]"), group_depth("(" * 100_000), group_depth("[(" * 9)
+    (2, 100000, 0)
     """
     depth = deepest = 0
     for token in _GROUP_TOKENS.findall(pattern):

@@ -172,8 +172,9 @@ def _model_rows() -> Iterator[tuple[str, str, str]]:
     wide = "\n".join(f"{a} {b}" for a in range(256) for b in range(256))
     wide += "\n" + "\n".join(f"{a} {b}" for a in range(256, 1256) for b in range(256, 500))
     yield "310,000 merges", f"{header}0\n{wide}\n", REFUSED
-    yield "pattern of 100 KB", f"minbpe v1\n{'a' * 100_000}\n0\n97 97\n", EITHER
-    for depth in (2_000, 100_000):
+    yield "pattern of 100 KB", f"minbpe v1\n{'a' * 100_000}\n0\n97 97\n", REFUSED
+    yield "pattern of 100k [", f"minbpe v1\n{'[' * 100_000}\n0\n97 97\n", REFUSED
+    for depth in (40, 1_000, 100_000):
         deep = "(" * depth + "a" + ")" * depth
         yield f"pattern of {depth:,} nested groups", f"minbpe v1\n{deep}\n0\n97 97\n", REFUSED
 
@@ -236,6 +237,10 @@ def _tokenizer_rows() -> Iterator[tuple[str, str, str]]:
     deep = "(" * 100_000 + "a" + ")" * 100_000
     split = _hf(lambda d: d["pre_tokenizer"]["pretokenizers"][0]["pattern"].update(Regex=deep))
     yield "Split regex of 100k groups", split, REFUSED
+    classes = _hf(
+        lambda d: d["pre_tokenizer"]["pretokenizers"][0]["pattern"].update(Regex="[" * 100_000)
+    )
+    yield "Split regex of 100k [", classes, REFUSED
     yield "root a number", "5", REFUSED
 
 
@@ -245,6 +250,8 @@ def _encoder_rows() -> Iterator[tuple[str, str, str]]:
         yield f"id of {name}", ENCODER[:-1] + f', "<|x|>": {value}}}', REFUSED
     yield "duplicate ids", json.dumps({**base, "<|x|>": 0}), REFUSED
     yield "token of 100 KB", json.dumps({**base, "x" * 100_000: FIRST_FREE}), REFUSED
+    many = {f"<|s{k}|>": FIRST_FREE + 1 + k for k in range(20_000)}
+    yield "20,000 special tokens", json.dumps({**base, **many}), REFUSED
     yield "lone surrogate token", ENCODER[:-1] + f', "\\ud800": {FIRST_FREE}}}', REFUSED
     for markup in MARKUP_NAMES:
         yield f"special {markup}", json.dumps({**base, markup: FIRST_FREE + 1}), LOADS
