@@ -24,6 +24,9 @@ def test_a_special_token_with_the_largest_id_shows_on_the_vocabulary_page() -> N
         + [frame.value.to_string() for frame in app.dataframe]
     )
     assert str(MAX_TOKEN_ID) in shown.replace(",", "")
+    for page in ("tokens", "animate", "compare", "train"):  # and every other page draws
+        app.switch_page(f"pages/{page}.py").run()
+        assert not app.exception, (page, app.exception)
 
 
 def test_a_special_token_id_of_24_digits_is_refused_before_any_page_sees_it() -> None:
