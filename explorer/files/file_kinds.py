@@ -13,7 +13,6 @@ trained with, paired by file name.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from enum import Enum
 
@@ -22,6 +21,7 @@ import regex
 from explorer.files.formats import FormatError
 from explorer.files.history_file import FORMAT_NAME as HISTORY_FORMAT
 from explorer.files.history_file import HistoryFileError
+from explorer.files.json_text import load_json
 
 
 class FileKind(str, Enum):
@@ -80,8 +80,8 @@ def _json_kind(name: str, text: str) -> FileKind:
     """Which JSON tokenizer file this is; unreadable JSON goes by the name."""
     named_vocab = "encoder" in name or "vocab" in name
     try:
-        value = json.loads(text.removeprefix("\ufeff"))
-    except ValueError:
+        value = load_json(text, name)
+    except FormatError:  # unreadable, too deep, a number too long: the parser will say so
         if "tokenizer" in name:
             return FileKind.TOKENIZER_JSON
         return FileKind.ENCODER_JSON if named_vocab else FileKind.MERGES_JSON

@@ -27,6 +27,17 @@ import regex
 from explorer.base.arguments import ArgumentTypeError, path_argument, text_argument
 from explorer.encoding.pretokenize import PatternError
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
+from explorer.files.errors import FormatError
+from explorer.files.json_text import load_json
+from explorer.files.limits import (
+    MAX_TOKEN_ID,
+    check_group_depth,
+    check_special_names,
+    check_vocab_bytes,
+    check_vocab_size,
+    read_id,
+    shown,
+)
 from explorer.html.render import render_token
 
 MODEL_HEADER = "minbpe v1"
@@ -35,9 +46,7 @@ _LINE_BREAK = regex.compile(r"\r\n|\r|\n")
 _MERGE_LINE = regex.compile(r"[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]*")
 _MERGE_KEY = regex.compile(r"\(([0-9]+), ?([0-9]+)\)")
 
-
-class FormatError(ValueError):
-    """A file that is not in the format it claims, or a tokenizer a format cannot hold."""
+# FormatError is explorer.files.errors.FormatError, imported above: every reader raises it
 
 
 # --- minbpe .model -------------------------------------------------------------------------
@@ -65,15 +74,17 @@ def parse_model(text: str, *, source: str = "model") -> Tokenizer:
     if header not in (MODEL_HEADER, OLD_MODEL_HEADER):
         raise FormatError(
             f"{source}: expected {MODEL_HEADER!r} or {OLD_MODEL_HEADER!r} on line 1, "
-            f"got {header!r}. Is this a .model file?"
+            f"got {shown(header)}. Is this a .model file?"
         )
     pattern = _line(lines, 2, "the pre-tokenizer pattern", source)
+    check_group_depth(pattern, f"{source}, line 2")
     count_text = _line(lines, 3, "the number of special tokens", source).strip()
-    if not count_text.isascii() or not count_text.isdigit():
-        raise _at(source, 3, f"expected the number of special tokens, got {count_text!r}")
-    specials = _parse_specials(lines, int(count_text), source)
+    count = _number(count_text, "the number of special tokens", source, 3, len(lines))
+    specials = _parse_specials(lines, count, source)
     merges = _parse_merges(lines, 4 + len(specials), source)
     _check_special_ids(specials, len(merges), source)
+    check_vocab_bytes(merges, source)  # before the tokens are built
+    check_special_names(specials, source)
     try:
         return Tokenizer(merges, pattern=pattern, special_tokens=specials)
     except PatternError as exc:
@@ -126,6 +137,14 @@ def _at(source: str, number: int, message: str) -> FormatError:
     return FormatError(f"{source}, line {number}: {message}")
 
 
+def _number(text: str, what: str, source: str, line: int, high: int = MAX_TOKEN_ID) -> int:
+    """A whole number of line `line`, 0..high; the error names the line (no Python advice)."""
+    try:
+        return read_id(text, what, high)
+    except FormatError as exc:
+        raise _at(source, line, str(exc)) from None
+
+
 def _check_bytes_in_order(tokenizer: Tokenizer) -> None:
     if not tokenizer.bytes_in_order:
         raise FormatError(
@@ -155,26 +174,31 @@ def _parse_specials(lines: list[str], count: int, source: str) -> dict[str, int]
         number = 4 + index
         expected = f"special token {index + 1} of {count} as 'TOKEN ID'"
         token, _, id_text = _line(lines, number, expected, source).rpartition(" ")
-        if not token or not id_text.isascii() or not id_text.isdigit():
-            raise _at(source, number, f"expected {expected}, got {lines[number - 1]!r}")
+        if not token:
+            raise _at(source, number, f"expected {expected}, got {shown(lines[number - 1])}")
         if token in specials:
-            raise _at(source, number, f"special token {token!r} appears twice")
-        specials[token] = int(id_text)
+            raise _at(source, number, f"special token {shown(token)} appears twice")
+        what = f"the id of special token {shown(token)}"
+        specials[token] = _number(id_text, what, source, number)
     return specials
 
 
 def _parse_merges(lines: list[str], first_line: int, source: str) -> list[tuple[int, int]]:
-    while len(lines) >= first_line and not lines[-1].strip():
-        lines = lines[:-1]  # tolerate blank lines at the very end
+    last = len(lines)
+    while last >= first_line and not lines[last - 1].strip():
+        last -= 1  # tolerate blank lines at the very end (subtle: not by copying the list)
+    check_vocab_size(first_line - 4 + 256 + last - first_line + 1, source)  # specials too
     merges: list[tuple[int, int]] = []
     seen: dict[tuple[int, int], int] = {}
-    for number in range(first_line, len(lines) + 1):
+    for number in range(first_line, last + 1):
         match = _MERGE_LINE.fullmatch(lines[number - 1])
         if match is None:
-            raise _at(
-                source, number, f"expected two token ids 'LEFT RIGHT', got {lines[number - 1]!r}"
-            )
-        pair = (int(match[1]), int(match[2]))
+            got = shown(lines[number - 1])
+            raise _at(source, number, f"expected two token ids 'LEFT RIGHT', got {got}")
+        pair = (
+            _number(match[1], "a token id", source, number),
+            _number(match[2], "a token id", source, number),
+        )
         problem = merge_problem(pair, len(merges), seen)
         if problem:
             raise _at(source, number, problem)
@@ -209,7 +233,7 @@ def _check_special_ids(specials: dict[str, int], merge_count: int, source: str) 
             raise _at(
                 source,
                 4 + index,
-                f"special token {token!r} has id {token_id}, but ids below {first} "
+                f"special token {shown(token)} has id {token_id}, but ids below {first} "
                 f"belong to the 256 bytes and {merge_count} merges",
             )
 
@@ -256,24 +280,27 @@ def merges_json(tokenizer: Tokenizer) -> str:
 def parse_merges_json(text: str, *, pattern: str = "") -> Tokenizer:
     """Read a merges JSON; ids must be 256, 257, ... in order, keys "(a,b)" or "(a, b)"."""
     pairs = _json_object(text, "merges JSON")
+    check_vocab_size(256 + len(pairs), "merges JSON")
     merges: list[tuple[int, int]] = []
     seen: dict[tuple[int, int], int] = {}
     for key, value in pairs:
+        at = f"merges JSON, key {shown(key)}"
         match = _MERGE_KEY.fullmatch(key)
         if match is None:
-            raise FormatError(f'merges JSON, key {key!r}: expected a pair like "(97,98)"')
+            raise FormatError(f'{at}: expected a pair like "(97,98)"')
         expected = 256 + len(merges)
         if type(value) is not int or value != expected:
             raise FormatError(
-                f"merges JSON, key {key!r}: expected id {expected} (merge k creates id 256 + k, "
-                f"listed in order), got {value!r}"
+                f"{at}: expected id {expected} (merge k creates id 256 + k, "
+                f"listed in order), got {shown(value)}"
             )
-        pair = (int(match[1]), int(match[2]))
+        pair = (read_id(match[1], f"{at}: the left id"), read_id(match[2], f"{at}: the right id"))
         problem = merge_problem(pair, len(merges), seen)
         if problem:
-            raise FormatError(f"merges JSON, key {key!r}: {problem}")
+            raise FormatError(f"{at}: {problem}")
         seen[pair] = len(merges)
         merges.append(pair)
+    check_vocab_bytes(merges, "merges JSON")
     return Tokenizer(merges, pattern=pattern)
 
 
@@ -282,12 +309,7 @@ class _Pairs(list[tuple[str, Any]]):
 
 
 def _json_object(text: str, what: str) -> _Pairs:
-    try:
-        value: Any = json.loads(text, object_pairs_hook=_Pairs)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            f"{what}, line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
-        ) from None
+    value: Any = load_json(text, what, object_pairs_hook=_Pairs)
     if not isinstance(value, _Pairs):
         raise FormatError(f"{what}: expected a JSON object {{...}}, got {type(value).__name__}")
     return value

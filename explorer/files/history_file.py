@@ -23,6 +23,8 @@ from typing import Any
 from explorer.base.arguments import ArgumentTypeError, path_argument, text_argument
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.formats import FormatError, merge_problem, read_utf8
+from explorer.files.json_text import load_json
+from explorer.files.limits import check_vocab_size, read_id, shown
 from explorer.training.history import MergeHistory, MergeStep, StopReason
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 
@@ -55,18 +57,14 @@ def history_json(history: MergeHistory) -> str:
 
 def parse_history_json(text: str, *, source: str = "history JSON") -> MergeHistory:
     """Read history JSON; a malformed file raises FormatError naming the key at fault."""
-    text = text_argument(text, "text")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            f"{source}, line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
-        ) from None
+    data = load_json(text_argument(text, "text"), source)
     reader = _Reader(source)
     data = reader.expect(data, dict, "", "a JSON object {...}")
     _check_format(reader, data)
+    records = reader.get(data, "steps", list, "a list of steps")
+    check_vocab_size(256 + len(records), source)
     return MergeHistory(
-        steps=_steps(reader, reader.get(data, "steps", list, "a list of steps")),
+        steps=_steps(reader, records),
         stop_reason=_stop_reason(reader, data),
         initial_length=reader.whole(data, "initial_length"),
         token_usage=_usage(reader, reader.get(data, "token_usage", dict, "an object {id: count}")),
@@ -172,7 +170,7 @@ class _Reader:
 
     def expect(self, value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise self.fail(where, f"expected {what}, got {json.dumps(value)[:60]}")
+            raise self.fail(where, f"expected {what}, got {shown(value)}")
         return value
 
     def get(
@@ -194,12 +192,13 @@ def _check_format(reader: _Reader, data: dict[str, Any]) -> None:
     if data.get("format") != FORMAT_NAME:
         raise reader.fail(
             "format",
-            f"expected {FORMAT_NAME!r}, got {data.get('format')!r}. Is this a merge history file?",
+            f"expected {FORMAT_NAME!r}, got {shown(data.get('format'))}. Is this a merge history "
+            "file?",
         )
     version = data.get("version")
     if version != FORMAT_VERSION:
         raise reader.fail(
-            "version", f"version {version!r} is not supported (this reads {FORMAT_VERSION})"
+            "version", f"version {shown(version)} is not supported (this reads {FORMAT_VERSION})"
         )
 
 
@@ -209,7 +208,7 @@ def _stop_reason(reader: _Reader, data: dict[str, Any]) -> StopReason:
         return StopReason(value)
     except ValueError:
         known = ", ".join(reason.value for reason in StopReason)
-        raise reader.fail("stop_reason", f"expected one of {known}, got {value!r}") from None
+        raise reader.fail("stop_reason", f"expected one of {known}, got {shown(value)}") from None
 
 
 def _tie_rule(reader: _Reader, data: dict[str, Any]) -> TieRule:
@@ -220,15 +219,18 @@ def _tie_rule(reader: _Reader, data: dict[str, Any]) -> TieRule:
         return TieRule(value)
     except ValueError:
         known = ", ".join(TIE_RULE_NAMES)
-        raise reader.fail("tie_rule", f"expected one of {known}, got {value!r}") from None
+        raise reader.fail("tie_rule", f"expected one of {known}, got {shown(value)}") from None
 
 
 def _usage(reader: _Reader, usage: dict[str, Any]) -> dict[int, int]:
     result: dict[int, int] = {}
     for key in usage:
-        if not (key.isascii() and key.isdigit()):
-            raise reader.fail(f"token_usage[{key!r}]", "expected a token id as the key")
-        result[int(key)] = reader.whole(usage, key, "token_usage")
+        where = f"token_usage[{shown(key)}]"
+        try:
+            token = read_id(key, "the key")
+        except FormatError as exc:
+            raise reader.fail(where, f"expected a token id as the key: {exc}") from None
+        result[token] = reader.whole(usage, key, "token_usage")
     return result
 
 
@@ -245,13 +247,19 @@ def _steps(reader: _Reader, records: list[Any]) -> tuple[MergeStep, ...]:
         if step.token != expected:
             raise reader.fail(
                 f"steps[{rank}].token",
-                f"expected {expected.hex()} (the bytes of {step.left} then {step.right}), "
-                f"got {step.token.hex()}",
+                f"expected {_hex(expected)} (the bytes of {step.left} then "
+                f"{step.right}), got {_hex(step.token)}",
             )
         vocab[step.new_id] = step.token
         seen[step.pair] = rank
         steps.append(step)
     return tuple(steps)
+
+
+def _hex(token: bytes) -> str:
+    """A token's bytes as hex for a message, cut at 60 digits: `_hex(b"ab") == "6162"`."""
+    text = token[:31].hex()
+    return text if len(text) <= 60 else f"{text[:60]}…"
 
 
 def _step(reader: _Reader, record: dict[str, Any], rank: int) -> MergeStep:
@@ -265,16 +273,19 @@ def _step(reader: _Reader, record: dict[str, Any], rank: int) -> MergeStep:
     try:
         token = bytes.fromhex(token_hex)
     except ValueError:
-        raise reader.fail(f"{at}.token", f"expected hex digits, got {token_hex[:60]!r}") from None
+        raise reader.fail(f"{at}.token", f"expected hex digits, got {shown(token_hex)}") from None
     ties = tuple(
-        _pair(reader, tie, f"{at}.ties[{i}]")
+        _pair(reader, tie, f"{at}.ties[{i}]", 256 + rank)
         for i, tie in enumerate(reader.get(record, "ties", list, "a list of pairs", at))
     )
     return MergeStep(token=token, ties=ties, **numbers)
 
 
-def _pair(reader: _Reader, value: Any, where: str) -> tuple[int, int]:
+def _pair(reader: _Reader, value: Any, where: str, below: int) -> tuple[int, int]:
+    """A tie [a, b]: two ids that existed at its step (below the id the step made)."""
     ok = isinstance(value, list) and len(value) == 2
-    if not ok or any(type(x) is not int or x < 0 for x in value):
-        raise reader.fail(where, f"expected a pair of token ids [a, b], got {json.dumps(value)}")
+    if not ok or any(type(x) is not int or not 0 <= x < below for x in value):
+        raise reader.fail(
+            where, f"expected a pair of token ids [a, b] below {below}, got {shown(value)}"
+        )
     return (value[0], value[1])

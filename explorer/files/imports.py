@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -27,7 +27,16 @@ from explorer.encoding.merging import merge_ids
 from explorer.encoding.pretokenize import GPT2_PATTERN, PatternError
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
 from explorer.files.formats import FormatError
+from explorer.files.json_text import load_json
+from explorer.files.limits import (
+    check_ranked_bytes,
+    check_special_names,
+    check_vocab_size,
+    read_id,
+    shown,
+)
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 Where = Callable[[int], str]  # names the place of merge k (or rank k) in a file, for errors
 
 
@@ -48,10 +57,11 @@ def recover_merges(tokens: Sequence[bytes], *, where: Where | None = None) -> li
         parts = merge_ids(lower.byte_ids(token), lower)
         if len(parts) != 2:
             place = where(rank) if where else f"rank {rank}"
-            shown = " + ".join(repr(tokens[part]) for part in parts)
+            stops = " + ".join(shown(tokens[part]) for part in parts[:8])
+            stops += " + …" if len(parts) > 8 else ""
             raise FormatError(
-                f"{place}: the token {token!r} cannot be built from two tokens of lower "
-                f"rank (BPE with the lower ranks stops at {shown}), so no "
+                f"{place}: the token {shown(token)} cannot be built from two tokens of lower "
+                f"rank (BPE with the lower ranks stops at {stops}), so no "
                 "text encodes to it; every token past the bytes must be a merge"
             )
         merges.append((parts[0], parts[1]))
@@ -99,6 +109,8 @@ def parse_tiktoken(
     if isinstance(data, str):
         data = data.encode("utf-8")
     tokens, line_of = _rank_lines(data, source)
+    check_vocab_size(len(tokens) + len(special_tokens or {}), source)
+    check_ranked_bytes(tokens, source)  # recovering the merges costs time per byte
     merges = recover_merges(tokens, where=lambda rank: f"{source}, line {line_of[rank]}")
     byte_ids = [0] * 256
     for token_id in range(256):
@@ -116,19 +128,19 @@ def _rank_lines(data: bytes, source: str) -> tuple[list[bytes], dict[int, int]]:
         fields = line.split()
         if not fields:
             continue
-        if len(fields) != 2 or not fields[1].isdigit():
+        if len(fields) != 2:
             raise _at(source, number, f"expected 'BASE64TOKEN RANK', got {_shown(line)}")
         try:
             token = base64.b64decode(fields[0], validate=True)
         except binascii.Error:
             raise _at(source, number, f"{_shown(fields[0])} is not base64") from None
-        rank = int(fields[1])
+        rank = _rank(fields[1], source, number)
         if rank in by_rank:
             raise _at(source, number, f"rank {rank} is also on line {line_of[rank]}")
         if token in rank_of:
-            raise _at(source, number, f"{token!r} is also on line {line_of[rank_of[token]]}")
+            raise _at(source, number, f"{shown(token)} is also on line {line_of[rank_of[token]]}")
         if (len(token) == 1) != (rank < 256):
-            problem = f"{token!r} has rank {rank}, but ranks 0-255 must be the single bytes"
+            problem = f"{shown(token)} has rank {rank}, but ranks 0-255 must be the single bytes"
             raise _at(source, number, problem)
         by_rank[rank], line_of[rank], rank_of[token] = token, number, rank
     gap = next((rank for rank in range(max(len(by_rank), 256)) if rank not in by_rank), None)
@@ -138,6 +150,14 @@ def _rank_lines(data: bytes, source: str) -> tuple[list[bytes], dict[int, int]]:
             "0-255 being the 256 single bytes"
         )
     return [by_rank[rank] for rank in range(len(by_rank))], line_of
+
+
+def _rank(field: bytes, source: str, number: int) -> int:
+    """A line's rank, 0..MAX_TOKEN_ID; the error names the line."""
+    try:
+        return read_id(field.decode("ascii", "replace"), "the rank")
+    except FormatError as exc:
+        raise _at(source, number, str(exc)) from None
 
 
 # --- GPT-2: encoder.json (token -> id) and vocab.bpe (the merges, in order) ----------------
@@ -151,7 +171,7 @@ def parse_gpt2(
     sources: tuple[str, str] = ("encoder.json", "vocab.bpe"),
 ) -> Tokenizer:
     """Merge k of vocab.bpe must make id 256 + k; entries no merge makes are special tokens."""
-    encoder = parse_json(encoder_json, sources[0])
+    encoder = load_json(encoder_json, sources[0])
     if not isinstance(encoder, dict):
         raise FormatError(f"{sources[0]}: expected a JSON object from token to id")
     numbers, pairs = _bpe_lines(vocab_bpe, sources[1])
@@ -166,13 +186,13 @@ def _bpe_lines(text: str, source: str) -> tuple[list[int], list[tuple[str, str]]
     """The line number and the pair of each merge line; a '#version' first line is skipped."""
     numbers: list[int] = []
     pairs: list[tuple[str, str]] = []
-    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
-        line = line.removesuffix("\r")
+    # subtle: not str.splitlines, which also breaks at characters such as U+2028
+    for number, line in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
         if not line or (number == 1 and line.startswith("#version")):
             continue
         fields = line.split(" ")
         if len(fields) != 2 or not all(fields):
-            raise _at(source, number, f"expected two tokens 'LEFT RIGHT', got {line!r}")
+            raise _at(source, number, f"expected two tokens 'LEFT RIGHT', got {shown(line)}")
         numbers.append(number)
         pairs.append((fields[0], fields[1]))
     return numbers, pairs
@@ -188,6 +208,7 @@ def byte_level_parts(
     vocabularies. Messages count merges from 1 and name the file's own place (a line, or
     a 0-based index such as `model.merges[0]`).
     """
+    check_vocab_size(max(len(vocab), 256 + len(pairs)), vocab_where)
     symbols, ids = bytes_to_unicode(), _token_ids(vocab, vocab_where)
     byte_ids = [ids.get(symbols[b], -1) for b in range(256)]
     if sorted(byte_ids) != list(range(256)):
@@ -199,14 +220,16 @@ def byte_level_parts(
     for k, (left, right) in enumerate(pairs):
         for part in (left, right):
             if part not in ids:
-                raise FormatError(f"{where(k)}: {part!r} is not in the vocabulary")
-        made, merge = ids.get(left + right), f"merge {k + 1} ({left!r}, {right!r})"
+                raise FormatError(f"{where(k)}: {shown(part)} is not in the vocabulary")
+        made, merge = ids.get(left + right), f"merge {k + 1} ({shown(left)}, {shown(right)})"
         if made is None:
-            raise FormatError(f"{where(k)}: {merge} makes {left + right!r}, not in the vocabulary")
+            raise FormatError(
+                f"{where(k)}: {merge} makes {shown(left + right)}, not in the vocabulary"
+            )
         if made != 256 + k:
             raise FormatError(
-                f"{where(k)}: {merge} makes {left + right!r}, id {made}; here merge k must make "
-                f"id 255 + k ({256 + k}), so vocabularies numbered otherwise (as RoBERTa's or "
+                f"{where(k)}: {merge} makes {shown(left + right)}, id {made}; here merge k must "
+                f"make id 255 + k ({256 + k}), so vocabularies numbered otherwise (as RoBERTa's or "
                 "GPT-NeoX's) cannot be read yet"
             )
         merges.append((ids[left], ids[right]))
@@ -216,12 +239,15 @@ def byte_level_parts(
 
 def _token_ids(vocab: Mapping[str, Any], where: str) -> dict[str, int]:
     owner: dict[int, str] = {}
-    for token, token_id in vocab.items():
-        if type(token_id) is not int or token_id < 0:
-            raise FormatError(f"{where}[{token!r}]: expected a token id, got {token_id!r}")
-        if token_id in owner:
-            raise FormatError(f"{where}: {owner[token_id]!r} and {token!r} share id {token_id}")
-        owner[token_id] = token
+    for token, value in vocab.items():
+        if type(value) is not int:
+            raise FormatError(f"{where}[{shown(token)}]: expected a token id, got {shown(value)}")
+        number = read_id(value, f"{where}[{shown(token)}]")
+        if number in owner:
+            raise FormatError(
+                f"{where}: {shown(owner[number])} and {shown(token)} share id {number}"
+            )
+        owner[number] = token
     return dict(vocab)
 
 
@@ -236,16 +262,6 @@ def _shown(data: bytes) -> str:
     return repr(data.decode("utf-8", "replace")[:60])
 
 
-def parse_json(text: str, source: str) -> Any:
-    """JSON text; an error names the line and column."""
-    try:
-        return json.loads(text.removeprefix("\ufeff"))
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            f"{source}, line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
-        ) from None
-
-
 def make_tokenizer(
     merges: list[tuple[int, int]],
     pattern: str,
@@ -256,6 +272,7 @@ def make_tokenizer(
     trained: bool = False,
 ) -> Tokenizer:
     """A Tokenizer, or a FormatError naming the file when the parts do not make one."""
+    check_special_names(special_tokens, source)
     try:
         return Tokenizer(
             merges,

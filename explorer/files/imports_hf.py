@@ -18,7 +18,9 @@ import regex
 from explorer.encoding.pretokenize import GPT2_PATTERN
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.formats import FormatError
-from explorer.files.imports import byte_level_parts, make_tokenizer, parse_json, recover_merges
+from explorer.files.imports import byte_level_parts, make_tokenizer, recover_merges
+from explorer.files.json_text import load_json
+from explorer.files.limits import check_group_depth, check_ranked_bytes, read_id, shown
 
 
 def parse_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Tokenizer:
@@ -26,12 +28,12 @@ def parse_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Tokeni
 
     Errors name the JSON path, as `model.merges[3]`. Added tokens become special tokens.
     """
-    root = parse_json(text, source)
+    root = load_json(text, source)
     model = _field(root, "model", dict, source)
     kind = model.get("type")
     if kind != "BPE":
         raise FormatError(
-            f"{source}, model.type: not a byte-level BPE model (model.type is {kind!r}, "
+            f"{source}, model.type: not a byte-level BPE model (model.type is {shown(kind)}, "
             "and only 'BPE' with a ByteLevel pre-tokenizer can be read)"
         )
     pattern = _hf_pattern(root.get("pre_tokenizer"), source)
@@ -48,10 +50,10 @@ def parse_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Tokeni
         where=lambda k: f"{source}, model.merges[{k}]",
     )
     specials = _added_tokens(root.get("added_tokens") or [], source)
-    for token, token_id in extra.items():
-        if specials.get(token) != token_id:
+    for token, number in extra.items():
+        if specials.get(token) != number:
             raise FormatError(
-                f"{source}, model.vocab[{token!r}]: id {token_id} is past the merges, and only "
+                f"{source}, model.vocab[{shown(token)}]: id {number} is past the merges, and only "
                 "added_tokens may be there (no merge makes this token)"
             )
     tokenizer = make_tokenizer(merges, pattern, specials, byte_ids, source)
@@ -66,15 +68,22 @@ def _hf_pattern(pre: Any, source: str) -> str:
     steps = pre.get("pretokenizers", []) if isinstance(pre, dict) else []
     if isinstance(pre, dict) and pre.get("type") != "Sequence":
         steps = [pre]
+    if not isinstance(steps, list) or not all(isinstance(step, dict) for step in steps):
+        raise FormatError(
+            f"{source}, {path}: expected a pre-tokenizer object or a Sequence of them, "
+            f"got {shown(pre)}"
+        )
     kinds = [step.get("type") if isinstance(step, dict) else step for step in steps]
     if "ByteLevel" not in kinds:
         raise FormatError(
             f"{source}, {path}: not a byte-level BPE model (no ByteLevel pre-tokenizer; "
-            f"found {kinds or 'none'})"
+            f"found {shown(kinds) if kinds else 'none'})"
         )
     byte_level = steps[-1]
     if kinds[-1] != "ByteLevel" or kinds.count("ByteLevel") > 1:
-        raise FormatError(f"{source}, {path}: ByteLevel must come last, once (found {kinds})")
+        raise FormatError(
+            f"{source}, {path}: ByteLevel must come last, once (found {shown(kinds)})"
+        )
     if byte_level.get("add_prefix_space"):
         raise FormatError(
             f"{source}, {path}: add_prefix_space is true, which adds a space to the text; "
@@ -86,7 +95,7 @@ def _hf_pattern(pre: Any, source: str) -> str:
     if kinds != ["Split", "ByteLevel"] or use_regex:
         raise FormatError(
             f"{source}, {path}: only ByteLevel alone, or one Split then ByteLevel with "
-            f"use_regex false, can be read (found {kinds}, use_regex {use_regex})"
+            f"use_regex false, can be read (found {shown(kinds)}, use_regex {shown(use_regex)})"
         )
     return _split_pattern(steps[0], source, f"{path}.pretokenizers[0]")
 
@@ -95,27 +104,28 @@ def _split_pattern(split: dict[str, Any], source: str, path: str) -> str:
     if split.get("behavior") != "Isolated" or split.get("invert"):
         raise FormatError(
             f"{source}, {path}: Split must have behavior Isolated and invert false "
-            f"(found {split.get('behavior')!r}, {split.get('invert')!r})"
+            f"(found {shown(split.get('behavior'))}, {shown(split.get('invert'))})"
         )
     pattern = split.get("pattern")
     if isinstance(pattern, dict) and isinstance(pattern.get("Regex"), str):
+        check_group_depth(pattern["Regex"], f"{source}, {path}.pattern.Regex")
         return onig_to_python(pattern["Regex"])
     if isinstance(pattern, dict) and isinstance(pattern.get("String"), str):
         return regex.escape(pattern["String"])
-    raise FormatError(f'{source}, {path}.pattern: expected {{"Regex": ...}}, got {pattern!r}')
+    raise FormatError(f'{source}, {path}.pattern: expected {{"Regex": ...}}, got {shown(pattern)}')
 
 
 def _check_unchanged_text(normalizer: Any, model: dict[str, Any], source: str) -> None:
     if normalizer and normalizer != {"type": "Sequence", "normalizers": []}:
         kind = normalizer.get("type") if isinstance(normalizer, dict) else normalizer
         raise FormatError(
-            f"{source}, normalizer: {kind!r} changes the text "
+            f"{source}, normalizer: {shown(kind)} changes the text "
             "before encoding; this explorer never changes text, so it cannot read this model"
         )
     for option in ("dropout", "continuing_subword_prefix", "end_of_word_suffix", "byte_fallback"):
         if model.get(option):
             raise FormatError(
-                f"{source}, model.{option}: {model[option]!r} is not supported (byte-level "
+                f"{source}, model.{option}: {shown(model[option])} is not supported (byte-level "
                 "BPE here has no dropout, prefixes, suffixes or byte fallback)"
             )
 
@@ -125,17 +135,17 @@ def _hf_merge(item: Any, where: str) -> tuple[str, str]:
     parts = item.split(" ") if isinstance(item, str) else item
     if isinstance(parts, list) and len(parts) == 2 and all(isinstance(p, str) for p in parts):
         return parts[0], parts[1]
-    raise FormatError(f'{where}: expected "LEFT RIGHT" or ["LEFT", "RIGHT"], got {item!r}')
+    raise FormatError(f'{where}: expected "LEFT RIGHT" or ["LEFT", "RIGHT"], got {shown(item)}')
 
 
 def _added_tokens(items: Any, source: str) -> dict[str, int]:
     specials: dict[str, int] = {}
     if not isinstance(items, list):
-        raise FormatError(f"{source}, added_tokens: expected a list, got {items!r}")
+        raise FormatError(f"{source}, added_tokens: expected a list, got {shown(items)}")
     for index, item in enumerate(items):
         path = f"added_tokens[{index}]"
         content = _field(item, "content", str, source, path)
-        specials[content] = _field(item, "id", int, source, path)
+        specials[content] = read_id(_field(item, "id", int, source, path), f"{source}, {path}.id")
         for flag in ("lstrip", "rstrip", "single_word"):
             if item.get(flag):
                 raise FormatError(
@@ -148,13 +158,14 @@ def _added_tokens(items: Any, source: str) -> dict[str, int]:
 def _check_merges_are_bpe(tokenizer: Tokenizer, source: str) -> None:
     """With ignore_merges, a word in the vocabulary is one token: true only if BPE makes it."""
     tokens = [tokenizer.vocab[i] for i in range(tokenizer.vocab_size)]
+    check_ranked_bytes(tokens, source)
     recovered = recover_merges(tokens, where=lambda k: f"{source}, model.merges[{k - 256}]")
     for k, (pair, bpe_pair) in enumerate(zip(tokenizer.merges, recovered)):
         if pair != bpe_pair:
             raise FormatError(
                 f"{source}, model.merges[{k}]: with ignore_merges true this model encodes a "
-                f"word in its vocabulary as one token, but BPE builds {tokens[256 + k]!r} from "
-                f"{bpe_pair}, not {pair}, so the two disagree"
+                "word in its vocabulary as one token, but BPE builds "
+                f"{shown(tokens[256 + k])} from {bpe_pair}, not {pair}, so the two disagree"
             )
 
 
@@ -163,7 +174,7 @@ def _field(obj: Any, key: str, kind: type, source: str, path: str = "") -> Any:
     value = obj.get(key) if isinstance(obj, dict) else None
     if type(value) is not kind:
         where = f"{path}.{key}" if path else key
-        raise FormatError(f"{source}, {where}: expected {_JSON_NAMES[kind]}, got {value!r}")
+        raise FormatError(f"{source}, {where}: expected {_JSON_NAMES[kind]}, got {shown(value)}")
     return value
 
 

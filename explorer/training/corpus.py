@@ -14,6 +14,7 @@ from pathlib import Path
 
 import regex
 
+from explorer.base.numbers import MAX_DIGITS, NumberError, whole_number
 from explorer.encoding.pretokenize import (
     compile_pattern,
     match_budget,
@@ -114,14 +115,23 @@ def parse_word_counts(text: str) -> dict[str, int]:
         word, _, count = line.rstrip("\r\n").rpartition(" ")
         count = count.strip()
         if not word or not (count.isascii() and count.isdigit()):  # not "²" or "١٢"
+            shown = line if len(line) <= 60 else f"{line[:57]}…"
             raise CorpusError(
-                f"line {number} of the word-frequency table is {line!r}; "
+                f"line {number} of the word-frequency table is {shown!r}; "
                 "expected a word, a space and a whole number, e.g. 'hug 10'"
             )
-        counts[word] = counts.get(word, 0) + int(count)
+        counts[word] = counts.get(word, 0) + _count(count, number)
     if not counts:
         raise CorpusError("the word-frequency table is empty; give one 'word count' a line")
     return counts
+
+
+def _count(text: str, number: int) -> int:
+    """A word's count, at most MAX_DIGITS digits (not Python's 4,300-digit advice)."""
+    try:
+        return whole_number(text, f"the count on line {number}", 0, 10**MAX_DIGITS - 1)
+    except NumberError as exc:
+        raise CorpusError(f"{exc} (a count of the word-frequency table)") from None
 
 
 def word_chunk_counts(word_counts: dict[str, int]) -> dict[bytes, int]:

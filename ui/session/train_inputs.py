@@ -7,10 +7,13 @@ No Streamlit calls here: plain functions over the engine, tested without a brows
     ('<|endoftext|>', '<|pad|>')
     >>> vocab_size_problem(255)
     'The vocab size must be at least 256, one token for each byte (got 255).'
+    >>> vocab_size_problem(float("inf"))  # not OverflowError from int()
+    'Enter the vocab size as a whole number, such as 1000.'
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -70,7 +73,7 @@ def parse_special_tokens(text: str) -> tuple[str, ...]:
 
 def vocab_size_problem(vocab_size: float | None) -> str:
     """Why a vocab size cannot be trained ("" when it can)."""
-    if vocab_size is None or vocab_size != int(vocab_size):
+    if vocab_size is None or not math.isfinite(vocab_size) or vocab_size != int(vocab_size):
         return "Enter the vocab size as a whole number, such as 1000."
     if vocab_size < 256:
         return (
@@ -79,7 +82,8 @@ def vocab_size_problem(vocab_size: float | None) -> str:
         )
     if vocab_size > MAX_APP_VOCAB_SIZE:
         return (
-            f"The app trains up to {MAX_APP_VOCAB_SIZE:,} tokens (got {int(vocab_size):,}); "
+            f"The app trains up to {MAX_APP_VOCAB_SIZE:,} tokens (got "
+            f"{f'{int(vocab_size):,}' if vocab_size < 10**18 else 'far more'}); "
             "for more, use the command line: python -m explorer train."
         )
     return ""

@@ -107,7 +107,7 @@ def test_a_special_token_with_spaces_splits_at_the_last_space() -> None:
         ("", "expected 'minbpe v1' or 'bpe v1' on line 1"),
         ('{"(97,97)": 256}', "expected 'minbpe v1' or 'bpe v1' on line 1"),
         ("minbpe v1\n", "line 2: expected the pre-tokenizer pattern, but the file ends"),
-        ("minbpe v1\n\nthree\n", "line 3: expected the number of special tokens, got 'three'"),
+        ("minbpe v1\n\nthree\n", "line 3: the number of special tokens is 'three', not a whole"),
         ("minbpe v1\n\n2\n<|a|> 256\n", "line 5: expected special token 2 of 2"),
         ("minbpe v1\n\n1\n<|a|>\n", "line 4: expected special token 1 of 1 as 'TOKEN ID'"),
         ("minbpe v1\n\n0\n97 97\nabc\n", "line 5: expected two token ids 'LEFT RIGHT', got 'abc'"),
