@@ -123,6 +123,7 @@ def sidebar() -> Run | None:
 def link_notice() -> None:
     """Say why a link's tokenizer is not shown, while its stand-in is (see
     ui/session/opening.py)."""
+    link_notes()
     notice = st.session_state.get(keys.LINK_NOTICE)
     if not notice:
         return
@@ -145,6 +146,19 @@ def link_notice() -> None:
             args=(notice["retrain"],),
             icon=":material/model_training:",
         )
+
+
+def link_notes() -> None:
+    """What the link asked for that was left out or lowered (ui/session/opening.py), while
+    the run it opened is on screen."""
+    notes = st.session_state.get(keys.LINK_NOTES)
+    if not notes or not notes["notes"] or not run_specs():
+        return
+    if current_spec().name != notes["run"]:
+        del st.session_state[keys.LINK_NOTES]  # the user has moved on
+        return
+    for note in notes["notes"]:
+        st.info(markdown_text(note), icon=":material/info:")
 
 
 def view_size_controls(full: int) -> None:

@@ -4,6 +4,11 @@
 (view size, token, text); `?sample=…&vocab=…&pattern=…` (and `&tie_rule=…`) opens or
 retrains a bundled sample; a key the server no longer has opens the default sample with
 a notice.
+
+Every number in a link goes through explorer.base.numbers (a superscript, a number of
+thousands of digits, `-1` or `1e3` is left out, with a note saying so), and what a link
+may train is bounded (ui/session/link_budget.py): a larger vocab size is lowered, with a
+note. The notes show on the page while the linked run is the one on screen.
 """
 
 from __future__ import annotations
@@ -12,10 +17,16 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from explorer.encoding.pretokenize import PatternError, compile_pattern, resolve_pattern
+from explorer.base.numbers import whole_number_or_none
+from explorer.encoding.pretokenize import (
+    PatternError,
+    compile_pattern,
+    preset_name,
+    resolve_pattern,
+)
 from explorer.training.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, split_holdout
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
-from ui.session import run_store
+from ui.session import link_budget, run_store
 from ui.session import state as keys
 from ui.session.run_spec import BUNDLED_RUNS, RunSpec, text_key
 from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec
@@ -23,6 +34,8 @@ from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.session.train_inputs import sample_corpus, training_spec
 
 SAMPLE_PARAMS = ("sample", "vocab", "pattern", "tie_rule", "holdout")  # retrains a sample run
+MAX_TOKEN_ID = 10**9  # a token= beyond any vocabulary (the page drops one it lacks)
+SHOWN_VALUE_CHARS = 24  # a link's unreadable value is quoted this far in a note
 
 
 def init_session() -> None:
@@ -45,9 +58,10 @@ def open_linked_run() -> None:
     settings, the notice offers to train that again. Without `run=`, the sample the URL
     names (or the default) opens, as before.
     """
+    st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}
     key = st.query_params.get("run")
     if key is None:
-        add_run(*default_spec())
+        _keep_notes(add_run(*default_spec()))
         return
     found, problem = _linked_run(key)
     if found is not None:
@@ -56,9 +70,11 @@ def open_linked_run() -> None:
         return
     settings = {n: st.query_params[n] for n in SAMPLE_PARAMS if n in st.query_params}
     from_url = default_spec(settings) if "sample" in settings else None
-    if from_url is not None and from_url[0].store_key == key:  # the same run, trained again
-        _seed_link_state(add_run(*from_url))
+    lowered = bool(_notes())  # the link's settings were over the budget or unreadable
+    if from_url is not None and (from_url[0].store_key == key or lowered):
+        _seed_link_state(add_run(*from_url))  # the same run, trained again (within budget)
         return
+    st.session_state[keys.LINK_NOTES]["notes"] = []
     fallback = add_run(*default_spec({}))
     st.session_state[keys.LINK_NOTICE] = {
         "key": key,
@@ -92,13 +108,14 @@ def _linked_run(key: str) -> tuple[tuple[RunSpec, tuple[str, ...]] | None, str]:
 def _seed_link_state(spec: RunSpec) -> None:
     """The pages' own state from the link (view size, token, text), for the linked run."""
     state, params = st.session_state, st.query_params
-    view = params.get("view", "")
-    if view.isdigit():
-        state[keys.LINK_VIEW] = int(view)
-    token = params.get("token", "")
-    if token.isdigit():
-        state[keys.VOCAB_TOKEN] = int(token)
+    view = _link_number(params, "view", 256, MAX_APP_VOCAB_SIZE)
+    if view is not None:
+        state[keys.LINK_VIEW] = view
+    token = _link_number(params, "token", 0, MAX_TOKEN_ID)
+    if token is not None:
+        state[keys.VOCAB_TOKEN] = token
         state[keys.VOCAB_TOKEN_RUN] = spec.name
+    _keep_notes(spec)
     if "text" in params:  # a text someone chose, kept like a typed one
         state[keys.TOKENS_TEXT] = params["text"][: keys.MAX_LINK_TEXT]
         state[keys.TOKENS_TEXT_RUN] = spec.name
@@ -108,7 +125,8 @@ def _seed_link_state(spec: RunSpec) -> None:
 def retrain_from_link(settings: dict[str, str]) -> None:
     """The notice's button: train the sample the link named, with the link's settings."""
     st.session_state.pop(keys.LINK_NOTICE, None)
-    add_run(*default_spec(settings))
+    st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}
+    _keep_notes(add_run(*default_spec(settings)))
 
 
 def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tuple[str, ...]]:
@@ -118,7 +136,7 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
     """
     params = st.query_params if params is None else params
     sample = SAMPLES.get(params.get("sample", DEFAULT_SAMPLE), SAMPLES[DEFAULT_SAMPLE])
-    vocab_size = _int_param("vocab", sample.vocab_size, 256, MAX_APP_VOCAB_SIZE, params)
+    vocab_size = _link_number(params, "vocab", 256, MAX_APP_VOCAB_SIZE) or sample.vocab_size
     pattern = params.get("pattern", sample.pattern)
     try:
         compile_pattern(resolve_pattern(pattern))
@@ -128,6 +146,7 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
     tie_rule = tie_rule if tie_rule in TIE_RULE_NAMES else DEFAULT_TIE_RULE.value
     corpus = sample_corpus(sample, sample_text(sample.key))
     held_out = 0 if sample.word_counts else _holdout_param(params, corpus.texts)
+    vocab_size = _within_budget(vocab_size, sample.title, corpus.texts, pattern)
     spec = training_spec(
         corpus, vocab_size, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
     )
@@ -136,7 +155,7 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
 
 def _holdout_param(params: Mapping[str, str], texts: tuple[str, ...]) -> int:
     """The link's held-out share (`holdout=10`), when the sample can hold it out; else 0."""
-    percent = _int_param("holdout", 0, 0, MAX_PERCENT, params)
+    percent = _link_number(params, "holdout", 0, MAX_PERCENT) or 0
     if percent < MIN_PERCENT:
         return 0
     try:
@@ -146,8 +165,45 @@ def _holdout_param(params: Mapping[str, str], texts: tuple[str, ...]) -> int:
     return percent
 
 
-def _int_param(name: str, default: int, low: int, high: int, params: Mapping[str, str]) -> int:
-    try:
-        return min(high, max(low, int(params.get(name, default))))
-    except ValueError:
-        return default
+def _within_budget(vocab_size: int, title: str, texts: tuple[str, ...], pattern: str) -> int:
+    """The vocab size a link may train on these texts (ui/session/link_budget.py); a lowered
+    one leaves a note saying what the link asked for."""
+    corpus_bytes = sum(len(text.encode("utf-8", "surrogatepass")) for text in texts)
+    allowed = link_budget.link_vocab_size(vocab_size, corpus_bytes, pattern)
+    if allowed < vocab_size:
+        shown = preset_name(resolve_pattern(pattern)) or "a custom regex"
+        cut = link_budget.LinkCut(vocab_size, allowed, title.split(" (")[0], shown)
+        _add_note(cut.notice())
+    return allowed
+
+
+def _link_number(params: Mapping[str, str], name: str, low: int, high: int) -> int | None:
+    """A whole number the link gives for `name`, or None: missing, or unreadable or out of
+    low..high (then a note says it was left out)."""
+    if name not in params:
+        return None
+    value = params.get(name)
+    number = whole_number_or_none(value, low, high)
+    if number is None:
+        text = str(value)
+        shown = text if len(text) <= SHOWN_VALUE_CHARS else f"{text[:SHOWN_VALUE_CHARS]}…"
+        _add_note(
+            f"The link's {name}={shown} was left out: it must be a whole number from "
+            f"{low:,} to {high:,}, written in digits 0-9."
+        )
+    return number
+
+
+def _notes() -> list[str]:
+    notes = st.session_state.setdefault(keys.LINK_NOTES, {"run": None, "notes": []})
+    return notes["notes"]
+
+
+def _add_note(note: str) -> None:
+    if note not in _notes():
+        _notes().append(note)
+
+
+def _keep_notes(spec: RunSpec) -> None:
+    """The link's notes belong to the run it opened: shown while that run is on screen."""
+    st.session_state.setdefault(keys.LINK_NOTES, {"run": None, "notes": []})["run"] = spec.name

@@ -145,6 +145,11 @@ def _save(
     stored = run_store.StoredRun(spec.as_dict(), texts, model, history)
     try:
         run_store.save(config, spec.store_key, stored)
+    except run_store.RunTooLarge as exc:  # kept in this process only; nobody evicted
+        st.toast(
+            f"This tokenizer is too large to keep on the server ({exc}): it works in this "
+            "tab, but a link to it will not open it in another."
+        )
     except OSError as exc:
         st.toast(
             f"{spec.name} could not be saved on the server ({exc.strerror or exc}): "

@@ -24,6 +24,7 @@ PENDING_RUN = "pending_run"  # a run to make current at the start of the next re
 LINK_NOTICE = "link_notice"  # why a link's run could not be opened (ui/opening.open_linked_run)
 LINK_VIEW = "link_view"  # the view size a link asked for, until the sidebar uses it
 LINK_RETRAIN = "link_retrain"  # the notice's button
+LINK_NOTES = "link_notes"  # {"run": name, "notes": [...]}: a link's values left out or lowered
 MAX_LINK_TEXT = 300  # a page's text goes into its link up to this many characters
 
 # --- the sidebar (ui/shell.py) --------------------------------------------------------
