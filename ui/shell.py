@@ -40,6 +40,7 @@ from ui.session.runs import (
 )
 from ui.views.formatting import markdown_text, plural
 from ui.views.present import inject_style, presenter_toggle
+from ui.views.section import guarded
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 APP_TITLE = "BPE Merge Explorer"
@@ -71,8 +72,11 @@ def run_app() -> None:
     preload_bundled()  # once per process, when the server asks for it
     init_session()
     page = navigation()
-    run = sidebar()
-    link_notice()
+    run = None
+    with st.sidebar, guarded("The sidebar"):
+        run = sidebar()
+    with guarded("The link's notice"):
+        link_notice()
     inject_style()
     if run is not None:
         view = view_vocab_size(run)
@@ -94,7 +98,8 @@ def run_page(main: Callable[[], None]) -> None:
     the navigation and runs this same file again, now inside the shell.
     """
     if getattr(_this_run, "inside_app", False):
-        main()
+        with guarded("This page"):  # sections are guarded too; this catches the rest
+            main()
     else:
         run_app()
 

@@ -26,6 +26,7 @@ from ui.train import downloads as export
 from ui.train import merge_log as log
 from ui.train.tie_rule_form import tie_rule_note
 from ui.views import formatting as fmt
+from ui.views.section import guarded
 from ui.views.token_view import encode_cached
 
 PREVIEW_CHARS = 2_000
@@ -269,11 +270,14 @@ def results(run: Run) -> None:
         key=keys.TRAIN_BYTE_SYMBOLS,
         persist_state="session",
     )
-    if run.history is None:
-        model_metrics(run.spec, run.tokenizer)
-    else:
-        metrics(run.history, vocab_size)
-        coverage_note(run.spec, run.history)
-    preview(run, tokenizer, vocab_size)
-    frame = merge_log_table(run, vocab_size)
-    downloads(run, tokenizer, frame)
+    with guarded("What training did"):
+        if run.history is None:
+            model_metrics(run.spec, run.tokenizer)
+        else:
+            metrics(run.history, vocab_size)
+            coverage_note(run.spec, run.history)
+    with guarded("The training text in tokens"):
+        preview(run, tokenizer, vocab_size)
+    with guarded("The merge log and downloads"):
+        frame = merge_log_table(run, vocab_size)
+        downloads(run, tokenizer, frame)
