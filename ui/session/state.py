@@ -51,6 +51,7 @@ TRAIN_HOLDOUT = "train_holdout"  # hold out a share of the corpus (ui/train/hold
 TRAIN_HOLDOUT_PERCENT = "train_holdout_percent"
 TRAIN_GO = "train_go"
 TRAIN_LOG_QUERY = "train_log_query"
+TRAIN_LOG_PAGE = "train_log_page"  # the merge log's page on screen (ui/train/results.py)
 TRAIN_BYTE_SYMBOLS = "train_byte_symbols"
 TRAIN_MODEL_UPLOAD = "train_model_upload"
 TRAIN_TIKTOKEN_PATTERN = "train_tiktoken_pattern"
