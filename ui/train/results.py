@@ -217,7 +217,7 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
     rows = log.filter_log(frame, query)
     page = log_page(rows)
     st.dataframe(
-        page,
+        cells.cut_columns(page, LOG_TEXT_COLUMNS),  # a token can be the whole text
         hide_index=True,
         column_order=list(page.columns),
         column_config=LOG_CONFIG,
@@ -235,8 +235,8 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
 
 def log_page(rows: pd.DataFrame) -> pd.DataFrame:
     """The rows of the merge log on screen: a page of LOG_PAGE_ROWS (a page picker when there
-    are more), only the columns shown, each token cut to a table cell's length, so the
-    table stays a small message whatever the run (ui/views/cells.py)."""
+    are more), only the columns shown; the caller cuts each token to a cell's length
+    (ui/views/cells.py), so the table stays a small message whatever the run."""
     pages = max(1, -(-len(rows) // LOG_PAGE_ROWS))
     number = 1
     if pages > 1:
@@ -254,8 +254,7 @@ def log_page(rows: pd.DataFrame) -> pd.DataFrame:
         number = min(pages, max(1, int(number)))
     start = (number - 1) * LOG_PAGE_ROWS
     shown = rows.iloc[start : start + LOG_PAGE_ROWS]
-    shown = shown[[c for c in log.LOG_COLUMNS if c in shown]]  # hidden helpers stay here
-    return cells.cut_columns(shown, LOG_TEXT_COLUMNS)
+    return shown[[c for c in log.LOG_COLUMNS if c in shown]]  # hidden helpers stay here
 
 
 def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
