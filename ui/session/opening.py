@@ -13,7 +13,9 @@ note. The notes show on the page while the linked run is the one on screen.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+from dataclasses import replace
 
 import streamlit as st
 
@@ -28,11 +30,24 @@ from explorer.training.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, sp
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 from ui.session import link_budget, run_store
 from ui.session import state as keys
-from ui.session.run_spec import BUNDLED_RUNS, RunSpec, text_key
+from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, first_words, run_name, text_key
 from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec
-from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
-from ui.session.train_inputs import sample_corpus, training_spec
+from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, Sample, sample_text
+from ui.session.train_inputs import sample_corpus, training_spec, word_count_corpus
 
+PASTED_SOURCE = "Pasted text"  # ui/session/train_inputs.pasted_corpus's source
+NEUTRAL_SOURCES = {  # what a link says a stored run came from: never a file's name
+    RunKind.TEXT: "Uploaded text",
+    RunKind.WORD_COUNTS: "Word counts",
+    RunKind.MODEL: "a .model file",
+    RunKind.MODEL_HISTORY: "a .model file with its merge history",
+    RunKind.IMPORTED: "a tokenizer file",
+}
+NEUTRAL_SHORT = {  # the start of its name, for a run without a corpus
+    RunKind.MODEL: "Loaded .model",
+    RunKind.MODEL_HISTORY: "Loaded .model with history",
+    RunKind.IMPORTED: "Imported tokenizer",
+}
 SAMPLE_PARAMS = ("sample", "vocab", "pattern", "tie_rule", "holdout")  # retrains a sample run
 MAX_TOKEN_ID = 10**9  # a token= beyond any vocabulary (the page drops one it lacks)
 SHOWN_VALUE_CHARS = 24  # a link's unreadable value is quoted this far in a note
@@ -70,11 +85,11 @@ def open_linked_run() -> None:
         return
     settings = {n: st.query_params[n] for n in SAMPLE_PARAMS if n in st.query_params}
     from_url = default_spec(settings) if "sample" in settings else None
-    lowered = bool(_notes())  # the link's settings were over the budget or unreadable
+    lowered = st.session_state[keys.LINK_NOTES].get("cut", False)  # over the budget
     if from_url is not None and (from_url[0].store_key == key or lowered):
         _seed_link_state(add_run(*from_url))  # the same run, trained again (within budget)
         return
-    st.session_state[keys.LINK_NOTES]["notes"] = []
+    st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}  # not the notes of this one
     fallback = add_run(*default_spec({}))
     st.session_state[keys.LINK_NOTICE] = {
         "key": key,
@@ -102,7 +117,66 @@ def _linked_run(key: str) -> tuple[tuple[RunSpec, tuple[str, ...]] | None, str]:
         return None, f"its saved copy on this server cannot be read ({exc})"
     if spec.kind.keeps_texts and text_key(stored.documents) != spec.text_key:
         return None, "its saved copy on this server does not match its own texts"
-    return (spec, stored.documents), ""
+    return (shown_to_link_opener(spec, stored.documents), stored.documents), ""
+
+
+def shown_to_link_opener(spec: RunSpec, documents: tuple[str, ...]) -> RunSpec:
+    """A stored run as a link shows it: named by its sample, or by what it is, never by
+    the name someone gave it.
+
+    subtle: the key is a hash of the settings and the texts, not of the name, so the first
+    visitor to save a run names its file; a student who uploads the Shakespeare sample as
+    "[Log in again](…).txt" at the teacher's settings would otherwise name the teacher's
+    link. The key stays as it is (every sample link and stored run keeps working); the
+    name and source shown are rebuilt here, and the uploader's own session keeps theirs.
+    """
+    sample = _sample_of_texts(spec)
+    if sample is not None:
+        corpus = sample_corpus(sample, sample_text(sample.key))
+        named = training_spec(
+            corpus,
+            spec.vocab_size,
+            spec.pattern,
+            spec.special_tokens,
+            spec.min_count,
+            spec.tie_rule,
+            spec.holdout_percent,
+        )
+        return replace(spec, name=named.name, source=named.source)
+    source = NEUTRAL_SOURCES.get(spec.kind, spec.source)
+    if spec.kind is RunKind.TEXT and spec.source == PASTED_SOURCE:
+        source = PASTED_SOURCE
+    if spec.kind.has_corpus and documents:
+        short = first_words(documents[0])
+        if spec.kind is RunKind.WORD_COUNTS:
+            try:
+                short = word_count_corpus(documents[0]).short
+            except ValueError:  # a table this app saved reads back; "Word counts" if not
+                short = "Word counts"
+    else:
+        short = NEUTRAL_SHORT.get(spec.kind, "Shared tokenizer")
+    if spec.holdout_percent:
+        short = f"{short}, {spec.holdout_percent} % held out"
+    return replace(
+        spec, name=run_name(short, spec.pattern, spec.vocab_size, spec.tie_rule), source=source
+    )
+
+
+@functools.cache
+def _sample_text_keys() -> dict[tuple[RunKind, str], Sample]:
+    """Each bundled sample by the kind and text key a run trained on it has."""
+    found = {}
+    for sample in SAMPLES.values():
+        corpus = sample_corpus(sample, sample_text(sample.key))
+        found[(corpus.kind, text_key(corpus.texts))] = sample
+    return found
+
+
+def _sample_of_texts(spec: RunSpec) -> Sample | None:
+    """The bundled sample whose text the run was trained on, whatever it was called."""
+    if not spec.kind.has_corpus:
+        return None
+    return _sample_text_keys().get((spec.kind, spec.text_key))
 
 
 def _seed_link_state(spec: RunSpec) -> None:
@@ -174,24 +248,39 @@ def _within_budget(vocab_size: int, title: str, texts: tuple[str, ...], pattern:
         shown = preset_name(resolve_pattern(pattern)) or "a custom regex"
         cut = link_budget.LinkCut(vocab_size, allowed, title.split(" (")[0], shown)
         _add_note(cut.notice())
+        st.session_state[keys.LINK_NOTES]["cut"] = True
     return allowed
 
 
 def _link_number(params: Mapping[str, str], name: str, low: int, high: int) -> int | None:
     """A whole number the link gives for `name`, or None: missing, or unreadable or out of
     low..high (then a note says it was left out)."""
-    if name not in params:
-        return None
-    value = params.get(name)
-    number = whole_number_or_none(value, low, high)
-    if number is None:
-        text = str(value)
-        shown = text if len(text) <= SHOWN_VALUE_CHARS else f"{text[:SHOWN_VALUE_CHARS]}…"
-        _add_note(
-            f"The link's {name}={shown} was left out: it must be a whole number from "
-            f"{low:,} to {high:,}, written in digits 0-9."
-        )
+    number, note = read_link_number(params.get(name), name, low, high)
+    if note:
+        _add_note(note)
     return number
+
+
+def read_link_number(value: str | None, name: str, low: int, high: int) -> tuple[int | None, str]:
+    """A link's value for `name` as a number in low..high, or None and a note saying why
+    it was left out ("" when the link does not give one).
+
+    >>> read_link_number("280", "view", 256, 50_000)
+    (280, '')
+    >>> read_link_number("²", "view", 256, 50_000)[1][:48]
+    "The link's view=² was left out: it must be a who"
+    """
+    if value is None:
+        return None, ""
+    number = whole_number_or_none(value, low, high)
+    if number is not None:
+        return number, ""
+    text = str(value)
+    shown = text if len(text) <= SHOWN_VALUE_CHARS else f"{text[:SHOWN_VALUE_CHARS]}…"
+    return None, (
+        f"The link's {name}={shown} was left out: it must be a whole number from "
+        f"{low:,} to {high:,}, written in digits 0-9."
+    )
 
 
 def _notes() -> list[str]:
