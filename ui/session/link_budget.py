@@ -12,12 +12,13 @@ So a link may train merges × corpus bytes up to LINK_WORK_BUDGET without a patt
 PRESET_FACTOR times that with a preset; past it, the vocab size is lowered to what fits
 and the page says so (the Train page trains more, in the open). Measured with
 bench/link_budget_costs.py (figures in BENCHMARKS.md): the costliest sample within the
-budget, Python source without a pattern at 3,682 tokens, trains in 0.1 s, peaks at
-32 MB and keeps a 13 MB run file; every sample with a preset trains to 50,000 in under
-a second.
+budget, Python source without a pattern at 1,969 tokens, trains in 0.14 s, peaks at
+23 MB and keeps a 0.4 MB run file (at 3,683 tokens it kept 13 MB and peaked at 88 MB,
+too much when the app's training cache keeps 64 runs); every sample with a preset
+trains as far as its text allows (at most 50,000) in under 3 s and 51 MB.
 
     >>> link_vocab_size(2000, 99_843, "gpt4"), link_vocab_size(50_000, 99_843, "none")
-    (2000, 1257)
+    (2000, 756)
     >>> link_vocab_size(50_000, 11, "none")  # a tiny text: the app's own limit holds
     50000
 """
@@ -28,8 +29,8 @@ from dataclasses import dataclass
 
 from explorer.encoding.pretokenize import PRESETS
 
-LINK_WORK_BUDGET = 100_000_000  # merges × corpus bytes a link may train without a pattern
-PRESET_FACTOR = 50  # a preset's chunks keep tokens short: this many times more
+LINK_WORK_BUDGET = 50_000_000  # merges × corpus bytes a link may train without a pattern
+PRESET_FACTOR = 100  # a preset's chunks keep tokens short: this many times more
 MAX_LINK_VOCAB_SIZE = 50_000  # the app's own limit (ui/session/runs.MAX_APP_VOCAB_SIZE)
 
 
@@ -37,7 +38,7 @@ def work_budget(pattern: str) -> int:
     """Merges × corpus bytes a link may train with this pattern (a name or a regex).
 
     >>> work_budget("gpt4") // work_budget("none"), work_budget(r"[\\s\\S]+") == work_budget("")
-    (50, True)
+    (100, True)
     """
     preset = pattern in PRESETS and PRESETS[pattern] != ""
     return LINK_WORK_BUDGET * (PRESET_FACTOR if preset else 1)
@@ -61,7 +62,7 @@ class LinkCut:
     def notice(self) -> str:
         """The sentence the page shows (plain text: the caller escapes it for markdown).
 
-        >>> LinkCut(50_000, 1257, "Shakespeare", "none").notice()[:70]
+        >>> LinkCut(50_000, 756, "Shakespeare", "none").notice()[:70]
         'This link asked for a vocab size of 50,000 on Shakespeare with pattern'
         """
         return (

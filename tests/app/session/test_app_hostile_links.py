@@ -78,7 +78,7 @@ def test_a_link_over_the_budget_trains_what_fits_and_says_so() -> None:
     notes = plain(texts_of(app.info))
     assert "asked for a vocab size of 50,000 on Shakespeare with pattern none" in notes
     assert "The Train page can train more" in notes
-    assert app.query_params["vocab"] == "1257" and app.query_params["pattern"] == "none"
+    assert app.query_params["vocab"] == "756" and app.query_params["pattern"] == "none"
 
 
 def test_an_old_link_over_the_budget_opens_within_it_not_a_stand_in() -> None:
