@@ -34,6 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from explorer.base.numbers import whole_number_or_none
+
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / ".runs"
 DEFAULT_CAP_MB = 500
 DIR_VARIABLE = "BPE_EXPLORER_RUNS_DIR"
@@ -174,8 +176,8 @@ def decode(data: bytes) -> StoredRun:
         raise StoreError("it does not start with the run header (written only in part?)")
     if fields[1] != str(VERSION):
         raise StoreError(f"it is version {fields[1]}; this app reads version {VERSION}")
-    if not fields[3].isdigit() or len(body) != int(fields[3]):
-        raise StoreError(f"it holds {len(body):,} of {fields[3]} bytes (written only in part)")
+    if whole_number_or_none(fields[3], 0, 10**18) != len(body):  # not "²": int() refuses it
+        raise StoreError(f"it holds {len(body):,} of {fields[3][:20]} bytes (written only in part)")
     if hashlib.sha256(body).hexdigest() != fields[2]:
         raise StoreError("its contents do not match their checksum (damaged on disk)")
     try:

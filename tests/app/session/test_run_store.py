@@ -174,3 +174,13 @@ def test_a_spec_survives_json(tmp_path: Path) -> None:
         ).store_key
     )
     assert store.is_key(spec.store_key)
+
+
+@pytest.mark.parametrize("length", ["²", "9" * 5000, "-1", "١٢"])
+def test_a_header_length_that_is_not_digits_is_damage(tmp_path: Path, length: str) -> None:
+    data = store.encode(stored())
+    header, _, body = data.partition(b"\n")
+    fields = header.decode("ascii").split()
+    forged = " ".join([*fields[:3], length]).encode("utf-8") + b"\n" + body
+    with pytest.raises(store.StoreError, match="written only in part"):
+        store.decode(forged)
