@@ -135,3 +135,15 @@ def test_a_loaded_model_opened_by_link_is_named_by_what_it_is(tmp_path) -> None:
     shown = shown_to_link_opener(spec, ("model text",))
     assert shown.store_key == spec.store_key and "evil" not in shown.name + shown.source
     assert shown.name.startswith("Loaded .model")
+
+
+def test_a_run_too_large_to_keep_says_so_and_evicts_nobody(
+    monkeypatch: pytest.MonkeyPatch, runs_folder
+) -> None:
+    before = sorted(path.name for path in runs_folder.glob("*.run"))
+    assert before  # the other tests' runs are there to be evicted, or not
+    monkeypatch.setenv("BPE_EXPLORER_RUN_MB", "0.0001")  # 100 bytes a run
+    app = opened("train", {"sample": "aaabdaaabac", "vocab": "262", "pattern": "none"})
+    assert any("too large to keep on the server" in str(t.value) for t in app.toast)
+    assert sorted(path.name for path in runs_folder.glob("*.run")) == before
+    assert app.sidebar.selectbox(key="sidebar_run").value.startswith("aaabdaaabac")
