@@ -38,17 +38,20 @@ def section_message(what: str) -> str:
 
 @contextmanager
 def guarded(what: str) -> Iterator[None]:
-    """Draw a section in its own container; an exception in it becomes a message there."""
-    with st.container():
-        try:
-            yield
-        except FragmentHandledException:
-            # subtle: a fragment that raised was already reported by Streamlit; going on
-            # keeps the rest of the page (fragments' own bodies are guarded, see below)
-            log.warning("a fragment in %s failed", what)
-        except Exception:
-            log.exception("the section %r failed", what)
-            st.error(section_message(what), icon=":material/error:")
+    """Draw a section; an exception in it becomes a message where it stopped.
+
+    No container of its own: the message is drawn where the section's elements end (the
+    `with` blocks it was inside have closed), and a page's layout is unchanged.
+    """
+    try:
+        yield
+    except FragmentHandledException:
+        # subtle: a fragment that raised was already reported by Streamlit; going on
+        # keeps the rest of the page (fragments' own bodies are guarded, see below)
+        log.warning("a fragment in %s failed", what)
+    except Exception:
+        log.exception("the section %r failed", what)
+        st.error(section_message(what), icon=":material/error:")
 
 
 def guarded_function(what: str, func: Callable[P, None]) -> Callable[P, None]:

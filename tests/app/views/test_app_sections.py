@@ -67,3 +67,13 @@ def test_rerun_and_stop_pass_through_the_guard(monkeypatch: pytest.MonkeyPatch) 
     app.run()
     assert not app.exception and not messages(app)
     assert not texts_of(app.header) + texts_of(app.subheader)  # nothing after the stop
+
+
+def test_a_failing_fragment_says_so_and_the_page_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Animate's stage is a fragment (it reruns alone): its body is guarded too."""
+    app = open_app("animate", {"sample": "aaabdaaabac"})
+    monkeypatch.setattr("ui.animate.stage.step_view", broken)
+    app.run()
+    assert not app.exception, app.exception
+    assert section_message("The animation") in messages(app)
+    assert "Animate merges" in texts_of(app.title)
