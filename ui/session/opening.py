@@ -105,6 +105,8 @@ def _linked_run(key: str) -> tuple[tuple[RunSpec, tuple[str, ...]] | None, str]:
         return (bundled_spec(key), ()), ""
     try:
         stored = run_store.load(run_store.config_from_env(), key)
+    except run_store.TooLargeToRead as exc:
+        return None, f"its saved copy on this server was too large to read: {exc}"
     except run_store.StoreError as exc:
         return None, f"its saved copy on this server is damaged: {exc}"
     except OSError as exc:
@@ -210,6 +212,12 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
     """
     params = st.query_params if params is None else params
     sample = SAMPLES.get(params.get("sample", DEFAULT_SAMPLE), SAMPLES[DEFAULT_SAMPLE])
+    if params.get("sample", DEFAULT_SAMPLE) not in SAMPLES:
+        asked = _shown_value(str(params.get("sample")))
+        _add_note(
+            f"The link's sample={asked} is not one of the app's samples: {sample.title} "
+            "opened instead."
+        )
     vocab_size = _link_number(params, "vocab", 256, MAX_APP_VOCAB_SIZE) or sample.vocab_size
     pattern = params.get("pattern", sample.pattern)
     try:
@@ -275,12 +283,15 @@ def read_link_number(value: str | None, name: str, low: int, high: int) -> tuple
     number = whole_number_or_none(value, low, high)
     if number is not None:
         return number, ""
-    text = str(value)
-    shown = text if len(text) <= SHOWN_VALUE_CHARS else f"{text[:SHOWN_VALUE_CHARS]}…"
     return None, (
-        f"The link's {name}={shown} was left out: it must be a whole number from "
-        f"{low:,} to {high:,}, written in digits 0-9."
+        f"The link's {name}={_shown_value(str(value))} was left out: it must be a whole "
+        f"number from {low:,} to {high:,}, written in digits 0-9."
     )
+
+
+def _shown_value(text: str) -> str:
+    """A link's value as a note quotes it: its start only."""
+    return text if len(text) <= SHOWN_VALUE_CHARS else f"{text[:SHOWN_VALUE_CHARS]}…"
 
 
 def _notes() -> list[str]:

@@ -60,6 +60,10 @@ class StoreError(ValueError):
     """A stored run that cannot be read back: the message says what is wrong with it."""
 
 
+class TooLargeToRead(StoreError):
+    """A stored file larger than one run may take (kept before there was a cap): removed."""
+
+
 class RunTooLarge(Exception):
     """A run whose file would be larger than one run may take: not kept, nobody evicted."""
 
@@ -231,11 +235,18 @@ def has(config: StoreConfig, key: str) -> bool:
 
 
 def load(config: StoreConfig, key: str) -> StoredRun | None:
-    """The run kept under key, or None; StoreError (and the file removed) when damaged."""
+    """The run kept under key, or None; StoreError (and the file removed) when damaged, or
+    when larger than one run may take (a file kept before there was a cap: reading it
+    would take that much memory for every link to it)."""
     if not config.enabled or config.folder is None or not is_key(key):
         return None
     path = path_of(config.folder, key)
     try:
+        size = path.stat().st_size
+        if size > config.largest_run:
+            path.unlink(missing_ok=True)
+            log.warning("removed the run file %s: %s", path, RunTooLarge(size, config.largest_run))
+            raise TooLargeToRead(f"{RunTooLarge(size, config.largest_run)}, so it was removed")
         data = path.read_bytes()
     except FileNotFoundError:
         return None

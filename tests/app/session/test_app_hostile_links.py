@@ -147,3 +147,10 @@ def test_a_run_too_large_to_keep_says_so_and_evicts_nobody(
     assert any("too large to keep on the server" in str(t.value) for t in app.toast)
     assert sorted(path.name for path in runs_folder.glob("*.run")) == before
     assert app.sidebar.selectbox(key="sidebar_run").value.startswith("aaabdaaabac")
+
+
+def test_an_unknown_sample_opens_the_default_with_a_note() -> None:
+    app = opened("train", {"sample": "x" * 500})
+    assert app.sidebar.selectbox(key="sidebar_run").value.startswith("Shakespeare")
+    notes = plain(texts_of(app.info))
+    assert "is not one of the app's samples" in notes and "x" * 100 not in notes

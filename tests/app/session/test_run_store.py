@@ -184,3 +184,15 @@ def test_a_header_length_that_is_not_digits_is_damage(tmp_path: Path, length: st
     forged = " ".join([*fields[:3], length]).encode("utf-8") + b"\n" + body
     with pytest.raises(store.StoreError, match="written only in part"):
         store.decode(forged)
+
+
+def test_a_file_larger_than_one_run_may_take_is_not_read(tmp_path: Path) -> None:
+    """A run kept before there was a cap (issue 21: 2.0 GB) would be read whole by every
+    link to it: it is removed instead, with a plain reason, and the others stay."""
+    store.save(config(tmp_path), KEY_A, stored("x" * 5000))
+    store.save(config(tmp_path), KEY_B, stored("small"))
+    capped = config(tmp_path, run_cap=len(store.encode(stored("small"))))
+    with pytest.raises(store.StoreError, match="one run may take"):
+        store.load(capped, KEY_A)
+    assert not (tmp_path / f"{KEY_A}.run").exists()
+    assert store.load(capped, KEY_B) == stored("small")
