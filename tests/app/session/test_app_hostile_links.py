@@ -7,6 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis.strategies import sampled_from
+from hypothesis.strategies import text as st_text
 from streamlit.testing.v1 import AppTest
 
 from tests.app_support import APP, TIMEOUT, open_app, texts_of
@@ -154,3 +157,20 @@ def test_an_unknown_sample_opens_the_default_with_a_note() -> None:
     assert app.sidebar.selectbox(key="sidebar_run").value.startswith("Shakespeare")
     notes = plain(texts_of(app.info))
     assert "is not one of the app's samples" in notes and "x" * 100 not in notes
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    value=st_text(),
+    name=sampled_from(["view", "token", "vocab", "holdout", "encode_step", "animate_step"]),
+    page=sampled_from(PAGES),
+)
+def test_any_text_in_a_number_parameter_opens_the_page(
+    sample_run: str, value: str, name: str, page: str
+) -> None:
+    """Arbitrary text (hypothesis) in one numeric parameter: the page opens, no exception."""
+    query = {"sample": "aaabdaaabac", "run": sample_run, "encode": "ab", name: value}
+    app = opened(page, query)
+    assert not app.error, texts_of(app.error)
