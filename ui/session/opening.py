@@ -76,7 +76,7 @@ def open_linked_run() -> None:
     st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}
     key = st.query_params.get("run")
     if key is None:
-        _keep_notes(add_run(*default_spec()))
+        _keep_notes(add_run(*default_spec(), keep_on_disk=False))  # its link retrains it
         return
     found, problem = _linked_run(key)
     if found is not None:
@@ -87,10 +87,10 @@ def open_linked_run() -> None:
     from_url = default_spec(settings) if "sample" in settings else None
     lowered = st.session_state[keys.LINK_NOTES].get("cut", False)  # over the budget
     if from_url is not None and (from_url[0].store_key == key or lowered):
-        _seed_link_state(add_run(*from_url))  # the same run, trained again (within budget)
+        _seed_link_state(add_run(*from_url, keep_on_disk=False))  # trained again, in budget
         return
     st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}  # not the notes of this one
-    fallback = add_run(*default_spec({}))
+    fallback = add_run(*default_spec({}), keep_on_disk=False)
     st.session_state[keys.LINK_NOTICE] = {
         "key": key,
         "problem": problem,
@@ -202,7 +202,7 @@ def retrain_from_link(settings: dict[str, str]) -> None:
     """The notice's button: train the sample the link named, with the link's settings."""
     st.session_state.pop(keys.LINK_NOTICE, None)
     st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}
-    _keep_notes(add_run(*default_spec(settings)))
+    _keep_notes(add_run(*default_spec(settings), keep_on_disk=False))
 
 
 def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tuple[str, ...]]:

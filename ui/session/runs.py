@@ -63,8 +63,12 @@ class RunError(ValueError):
     """A run whose tokenizer cannot be rebuilt in this session (its file is gone)."""
 
 
-def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
+def add_run(spec: RunSpec, texts: tuple[str, ...], *, keep_on_disk: bool = True) -> RunSpec:
     """Keep a run in the session and on the server's disk; it becomes current at the next rerun.
+
+    A sample's run opened by a link is not written to disk (`keep_on_disk=False`): its
+    link trains it again, within the link budget, so links, however many, never fill the
+    runs folder and push out the runs people trained.
 
     A page that adds a run calls `st.rerun()` afterwards. A trained run is named with the
     vocab size it reached, and a name another run has is told apart by what differs.
@@ -80,7 +84,7 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     results = _results_to_keep(spec)
     if results is not None:
         spec = replace(spec, name=with_reached_size(spec.name, results[0].vocab_size))
-    _save(spec, texts, results)  # under its own name: what sets it apart is this session's
+    _save(spec, texts, results, keep_on_disk)  # under its own name, this session's
     spec = replace(spec, name=unique_name(spec, runs))
     runs.pop(spec.name, None)
     runs[spec.name] = spec
@@ -127,12 +131,16 @@ def _results_to_keep(spec: RunSpec) -> tuple[Tokenizer, MergeHistory] | None:
 
 
 def _save(
-    spec: RunSpec, texts: tuple[str, ...], results: tuple[Tokenizer, MergeHistory] | None
+    spec: RunSpec,
+    texts: tuple[str, ...],
+    results: tuple[Tokenizer, MergeHistory] | None,
+    keep_on_disk: bool = True,
 ) -> None:
     """Put a run on the server's disk (once), so links and reloads find it; a disk that
     refuses costs only that, and a toast says so."""
     config = run_store.config_from_env()
-    if spec.kind is RunKind.BUNDLED or run_store.has(config, spec.store_key):
+    on_disk = run_store.has(config, spec.store_key)
+    if spec.kind is RunKind.BUNDLED or on_disk or not keep_on_disk:
         if results is not None:
             stored_results_cached(spec.store_key, results)
         return

@@ -45,8 +45,11 @@ def plain(texts: list[str]) -> str:
 
 @pytest.fixture(scope="module")
 def sample_run() -> str:
-    """The key of the tiny sample's run, kept on the server."""
-    return open_app(query={"sample": "aaabdaaabac"}).query_params["run"]
+    """The key of the tiny sample's run, trained on the Train page and so kept on the server."""
+    app = open_app("train", {"sample": "aaabdaaabac"})
+    app.button(key="train_go").click().run()
+    assert not app.exception, app.exception
+    return app.query_params["run"]
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -146,10 +149,21 @@ def test_a_run_too_large_to_keep_says_so_and_evicts_nobody(
     before = sorted(path.name for path in runs_folder.glob("*.run"))
     assert before  # the other tests' runs are there to be evicted, or not
     monkeypatch.setenv("BPE_EXPLORER_RUN_MB", "0.0001")  # 100 bytes a run
-    app = opened("train", {"sample": "aaabdaaabac", "vocab": "262", "pattern": "none"})
+    app = opened("train", {"sample": "aaabdaaabac"})
+    app.radio(key="train_source").set_value("paste").run()
+    app.text_area(key="train_paste").input("too large " * 20)
+    app.run().button(key="train_go").click().run()
     assert any("too large to keep on the server" in str(t.value) for t in app.toast)
     assert sorted(path.name for path in runs_folder.glob("*.run")) == before
-    assert app.sidebar.selectbox(key="sidebar_run").value.startswith("aaabdaaabac")
+    assert app.sidebar.selectbox(key="sidebar_run").value.startswith("“too large")
+
+
+def test_links_never_write_to_the_runs_folder(runs_folder) -> None:
+    """However many sample links are opened, none adds a file that could evict another."""
+    before = sorted(path.name for path in runs_folder.glob("*.run"))
+    for vocab in ("300", "301", "302"):
+        opened("train", {"sample": "shakespeare", "vocab": vocab, "pattern": "gpt4"})
+    assert sorted(path.name for path in runs_folder.glob("*.run")) == before
 
 
 def test_an_unknown_sample_opens_the_default_with_a_note() -> None:
