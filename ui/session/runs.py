@@ -7,7 +7,7 @@ and results come back through bounded caches keyed on those plain values, so mov
 slider never retrains and nothing large is copied per session.
 
 Every run also goes to the server's disk (ui/session/run_store.py) under its key, which the URL
-carries as `run=`: a new session opened with that key (a reload, a shared link, after a
+carries as `run=` (but a sample's run opened by a link, which the link trains again): a new session opened with that key (a reload, a shared link, after a
 restart) takes the run from there, results included, instead of the default sample.
 """
 
