@@ -14,6 +14,7 @@ note. The notes show on the page while the linked run is the one on screen.
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -51,6 +52,12 @@ NEUTRAL_SHORT = {  # the start of its name, for a run without a corpus
 SAMPLE_PARAMS = ("sample", "vocab", "pattern", "tie_rule", "holdout")  # retrains a sample run
 MAX_TOKEN_ID = 10**9  # a token= beyond any vocabulary (the page drops one it lacks)
 SHOWN_VALUE_CHARS = 24  # a link's unreadable value is quoted this far in a note
+LINK_FAILED = (
+    "This link could not be opened (something unexpected went wrong on the server; the "
+    "details are in its log), so the default sample is shown instead."
+)
+
+log = logging.getLogger(__name__)
 
 
 def init_session() -> None:
@@ -58,7 +65,12 @@ def init_session() -> None:
     st.session_state.setdefault(keys.RUNS, {})
     st.session_state.setdefault(keys.TEXTS, {})
     if not st.session_state[keys.RUNS]:
-        open_linked_run()
+        try:
+            open_linked_run()
+        except Exception:  # a link no test thought of: the default sample, and a note
+            log.exception("the link %s could not be opened", dict(st.query_params))
+            st.session_state[keys.LINK_NOTES] = {"run": None, "notes": [LINK_FAILED]}
+            _keep_notes(add_run(*default_spec({}), keep_on_disk=False))
     # subtle: a widget's key can only be set before the widget is drawn in a run, so a
     # page that adds a run asks for it here, at the top of the next run
     if keys.PENDING_RUN in st.session_state:

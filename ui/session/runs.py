@@ -7,8 +7,9 @@ and results come back through bounded caches keyed on those plain values, so mov
 slider never retrains and nothing large is copied per session.
 
 Every run also goes to the server's disk (ui/session/run_store.py) under its key, which the URL
-carries as `run=` (but a sample's run opened by a link, which the link trains again): a new session opened with that key (a reload, a shared link, after a
-restart) takes the run from there, results included, instead of the default sample.
+carries as `run=`: a new session opened with that key (a reload, a shared link, after a
+restart) takes the run from there, results included, instead of the default sample. A
+sample's run opened by a link is not written: the link trains it again.
 """
 
 from __future__ import annotations
@@ -139,8 +140,7 @@ def _save(
     """Put a run on the server's disk (once), so links and reloads find it; a disk that
     refuses costs only that, and a toast says so."""
     config = run_store.config_from_env()
-    on_disk = run_store.has(config, spec.store_key)
-    if spec.kind is RunKind.BUNDLED or on_disk or not keep_on_disk:
+    if spec.kind is RunKind.BUNDLED or not keep_on_disk or run_store.has(config, spec.store_key):
         if results is not None:
             stored_results_cached(spec.store_key, results)
         return

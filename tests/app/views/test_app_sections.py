@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 import streamlit as st
+from streamlit.testing.v1 import AppTest
 
-from tests.app_support import open_app, texts_of
+from tests.app_support import APP, TIMEOUT, open_app, texts_of
 from ui.views.section import section_message
 
 
@@ -77,3 +78,16 @@ def test_a_failing_fragment_says_so_and_the_page_stays(monkeypatch: pytest.Monke
     assert not app.exception, app.exception
     assert section_message("The animation") in messages(app)
     assert "Animate merges" in texts_of(app.title)
+
+
+def test_a_link_that_fails_to_open_shows_the_default_with_a_note(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("ui.session.opening._linked_run", broken)
+    app = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    app.query_params["run"] = "0123456789abcdef"
+    app.switch_page("pages/tokens.py").run()
+    assert not app.exception, app.exception
+    assert app.sidebar.selectbox(key="sidebar_run").value.startswith("Shakespeare")
+    assert any("could not be opened" in text for text in texts_of(app.info))
+    assert not any("secret detail" in text for text in texts_of(app.info))
