@@ -20,6 +20,7 @@ from ui.session.runs import current_run_or_error, origin, view_vocab_size
 from ui.shell import run_page
 from ui.views.formatting import markdown_text, plural
 from ui.views.present import presenter_passage, presenting
+from ui.views.section import guarded, guarded_function
 
 NO_HISTORY = (
     "This tokenizer was {origin}: it has its merges but not a training history (pair "
@@ -40,7 +41,8 @@ def main() -> None:
         return
     passage = passage_input(run)
     if not presenting():
-        lesson_download(run, passage)
+        with guarded("The lesson download"):
+            lesson_download(run, passage)
     if run.history is None:
         st.info(NO_HISTORY.format(origin=markdown_text(origin(run.spec))))
         st.caption(NO_CORPUS.format(origin=markdown_text(origin(run.spec))))
@@ -63,7 +65,8 @@ def main() -> None:
     if presenting():  # before and after, side by side, in large type on one screen
         passage = presenter_passage(passage)
     beside_style()
-    st.fragment(step_view, run_every=interval)(run, history, passage, interval, last)
+    stage = guarded_function("The animation", step_view)  # a fragment: reruns alone
+    st.fragment(stage, run_every=interval)(run, history, passage, interval, last)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

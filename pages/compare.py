@@ -17,6 +17,7 @@ from ui.compare.passage import passage_section
 from ui.session.runs import current_run_or_error, trained_vocab_size, view_vocab_size
 from ui.shell import run_page
 from ui.views.formatting import markdown_text
+from ui.views.section import guarded
 from ui.views.token_view import fmt_int
 
 
@@ -31,17 +32,24 @@ def main() -> None:
         f"{fmt_int(trained_vocab_size(run))}); the sidebar's view size, {fmt_int(size)}, is "
         "marked on the chart."
     )
-    curve_section(run, size)
-    heldout_section(run, size)
+    with guarded("The compression curve"):
+        curve_section(run, size)
+    with guarded("The held-out comparison"):
+        heldout_section(run, size)
     st.divider()
-    passage_section(run)
+    with guarded("The passage at several sizes"):
+        passage_section(run)
     st.divider()
-    pair_section(run)
+    with guarded("The merge-by-merge comparison"):
+        pair_section(run)
     st.divider()
-    languages_section(run)
-    language_growth_section(run)
+    with guarded("The languages comparison"):
+        languages_section(run)
+    with guarded("The languages' growth"):
+        language_growth_section(run)
     st.divider()
-    overlap_section(run)
+    with guarded("The overlap with OpenAI's vocabularies"):
+        overlap_section(run)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -16,6 +16,7 @@ from ui.tokens import encode_steps
 from ui.tokens.controls import display_options, text_input
 from ui.tokens.summary import show_counts, show_ids, show_specials
 from ui.views.formatting import RawHtml, markdown_text, plural
+from ui.views.section import guarded
 from ui.views.token_view import (
     COLOR_HELP,
     MAX_RENDERED_TOKENS,
@@ -54,15 +55,18 @@ def main() -> None:
         f"{COLOR_HELP[str(options['color_by'])]}"
     )
     st.html(RawHtml(page))
-    show_counts(encoded.stats)
-    show_specials(run, encoded)
-    encode_steps.section(tokenizer, run.key, size, text)  # a word of it, one merge at a time
+    with guarded("The counts"):
+        show_counts(encoded.stats)
+        show_specials(run, encoded)
+    with guarded("Encode step by step"):
+        encode_steps.section(tokenizer, run.key, size, text)  # a word, one merge at a time
     if len(encoded.ids) > MAX_RENDERED_TOKENS:
         st.caption(
             f"Showing the first {fmt_int(MAX_RENDERED_TOKENS)} of {fmt_int(len(encoded.ids))} "
             "tokens; the counts above cover the whole text."
         )
-    show_ids(encoded.ids)
+    with guarded("The token ids"):
+        show_ids(encoded.ids)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -15,6 +15,7 @@ from ui.train.form_state import init_form
 from ui.train.form_view import settings, text_source, worked_examples
 from ui.train.request import requested_run, train_and_add
 from ui.views import formatting as fmt
+from ui.views.section import guarded
 
 
 def train_form() -> None:
@@ -63,7 +64,8 @@ def main() -> None:
     )
     run = current_run_or_error()
     init_form(run.spec if run is not None else current_spec())
-    train_form()  # shown even when the current run is broken, so another can be trained
+    with guarded("The training form"):
+        train_form()  # shown even when the current run is broken, so another can be trained
     if run is not None:
         train_results.results(run)
 

@@ -7,6 +7,7 @@ import streamlit as st
 from ui.session.runs import current_run, view_tokenizer, view_vocab_size
 from ui.shell import run_page
 from ui.views.formatting import markdown_text
+from ui.views.section import guarded
 from ui.vocabulary.overview import explain_missing, show_lengths, show_metrics
 from ui.vocabulary.published import browse_published
 from ui.vocabulary.table_view import descendants_column, search_controls, show_table
@@ -32,18 +33,25 @@ def main() -> None:
         f"Every token of **{markdown_text(run.spec.name)}** at vocab size {size:,}: what it is, "
         "which two tokens it was merged from, and how much it is used."
     )
-    browse_published(run)
+    with guarded("The published vocabularies"):
+        browse_published(run)
     known = usage_known(run.history, size)
-    explain_missing(run, size, known)
-    show_metrics(table, known)
-    table = descendants_column(tokenizer, run, size, table)
-    rows, query = search_controls(table, known)
-    show_table(rows, len(table), run, known)
-    typed = show_typed_text(tokenizer, run, size, query, table)
+    with guarded("The vocabulary's figures"):
+        explain_missing(run, size, known)
+        show_metrics(table, known)
+    rows, query, typed = table, "", []  # what the sections below use if the table fails
+    with guarded("The token table"):
+        table = descendants_column(tokenizer, run, size, table)
+        rows, query = search_controls(table, known)
+        show_table(rows, len(table), run, known)
+    with guarded("The typed text's tokens"):
+        typed = show_typed_text(tokenizer, run, size, query, table)
     st.divider()
-    show_token(tokenizer, run, size, table, rows, query, typed)
+    with guarded("The token's lineage"):
+        show_token(tokenizer, run, size, table, rows, query, typed)
     st.divider()
-    show_lengths(table)
+    with guarded("The token lengths"):
+        show_lengths(table)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

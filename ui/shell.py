@@ -42,6 +42,7 @@ from ui.session.runs import (
 )
 from ui.views.formatting import markdown_text, plural, sentence
 from ui.views.present import inject_style, presenter_toggle
+from ui.views.section import guarded
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 APP_TITLE = "BPE Merge Explorer"
@@ -92,8 +93,11 @@ def run_app() -> None:
     preload_bundled()  # once per process, when the server asks for it
     init_session()
     page = navigation()
-    run = sidebar()
-    link_notice()
+    run = None
+    with st.sidebar, guarded("The sidebar"):
+        run = sidebar()
+    with guarded("The link's notice"):
+        link_notice()
     inject_style()
     if run is not None:
         view = view_vocab_size(run)
@@ -115,7 +119,8 @@ def run_page(main: Callable[[], None]) -> None:
     the navigation and runs this same file again, now inside the shell.
     """
     if getattr(_this_run, "inside_app", False):
-        main()
+        with guarded("This page"):  # sections are guarded too; this catches the rest
+            main()
     else:
         run_app()
 
@@ -145,6 +150,7 @@ def link_notice() -> None:
     """Say why a link's tokenizer is not shown, while its stand-in is (see
     ui/session/opening.py)."""
     link_pattern_notice()
+    link_notes()
     notice = st.session_state.get(keys.LINK_NOTICE)
     if not notice:
         return
@@ -180,6 +186,19 @@ def link_pattern_notice() -> None:
         f"own pattern, {markdown_text(notice['instead'][:100])}.",
         icon=":material/link_off:",
     )
+
+
+def link_notes() -> None:
+    """What the link asked for that was left out or lowered (ui/session/opening.py), while
+    the run it opened is on screen."""
+    notes = st.session_state.get(keys.LINK_NOTES)
+    if not notes or not notes["notes"] or not run_specs():
+        return
+    if current_spec().name != notes["run"]:
+        del st.session_state[keys.LINK_NOTES]  # the user has moved on
+        return
+    for note in notes["notes"]:
+        st.info(markdown_text(note), icon=":material/info:")
 
 
 def view_size_controls(full: int) -> None:

@@ -382,7 +382,7 @@ def test_6b_training_text_with_special_tokens() -> None:
     assert not app.exception
     assert shown_run(app) == pasted_name(f"hello world{EOT}goodbye world{EOT}", 271)  # asked 300
     assert app.session_state[keys.RUNS][shown_run(app)].special_tokens == (EOT,)
-    tokens = list(app.dataframe[-1].value["text"])
+    tokens = list(app.dataframe[-1].value["token"])  # the merge log sends its shown columns
     assert tokens and not any("<" in t or "|" in t or ">" in t for t in tokens)
     preview = app.get("html")[0].proto.body
     assert len(SPECIAL_SPAN.findall(preview)) == 60

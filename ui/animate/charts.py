@@ -18,6 +18,7 @@ import altair as alt
 import pyarrow as pa
 
 from explorer import MergeHistory, Tokenizer
+from ui.views.cells import cut_cell
 from ui.views.token_text import pair_text, quoted
 
 MAX_CHART_POINTS = 600  # per chart line; the marked step is always exact
@@ -54,7 +55,7 @@ def step_row(history: MergeHistory, step: int, tokenizer: Tokenizer) -> dict[str
         "step": step,
         "count": merge.count,
         "tokens": merge.length_after,
-        "merge": f"{pair_text(tokenizer, merge.pair)} → {quoted(merge.token)}",
+        "merge": cut_cell(f"{pair_text(tokenizer, merge.pair)} → {quoted(merge.token)}", 120),
     }
 
 

@@ -21,6 +21,7 @@ from explorer.html.render import render_token
 from ui.compare.charts import SERIES_COLORS
 from ui.session.run_spec import OPENAI, RunKind
 from ui.session.runs import Run, tokenizer_at, view_vocab_size
+from ui.views.cells import cut_columns
 from ui.views.formatting import markdown_text, plural
 
 OVERLAP_TITLE = "Your tokens that GPT's vocabularies have"
@@ -157,7 +158,7 @@ def show_overlaps(overlaps: tuple[VocabOverlap, ...], size: int, run: Run) -> No
                 st.success(f"{overlap.name} has every one of your merged tokens.")
                 continue
             st.dataframe(
-                missing_frame(overlap),
+                cut_columns(missing_frame(overlap), ["Token", "Hex"]),
                 hide_index=True,
                 width="stretch",
                 column_config={

@@ -12,9 +12,12 @@ disk that filled up, a copy cut short) is reported as damaged and removed, and t
 runs stay. When the folder grows past its cap, the runs read least recently go first
 (a read touches the file).
 
-The folder and its cap come from the environment (`config_from_env`):
-BPE_EXPLORER_RUNS_DIR (default `<repo>/.runs`; `off` switches the store off) and
-BPE_EXPLORER_RUNS_MB (default 500; `0` switches it off too).
+The folder and its caps come from the environment (`config_from_env`):
+BPE_EXPLORER_RUNS_DIR (default `<repo>/.runs`; `off` switches the store off),
+BPE_EXPLORER_RUNS_MB (default 500; `0` switches it off too) and BPE_EXPLORER_RUN_MB, what
+one run's file may take (default a tenth of the folder's cap). A run larger than that is
+not kept (`RunTooLarge`): saving it evicts nobody, and the folder stays under its cap after
+every save.
 """
 
 from __future__ import annotations
@@ -31,10 +34,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from explorer.base.numbers import whole_number_or_none
+
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / ".runs"
 DEFAULT_CAP_MB = 500
 DIR_VARIABLE = "BPE_EXPLORER_RUNS_DIR"
 CAP_VARIABLE = "BPE_EXPLORER_RUNS_MB"
+RUN_CAP_VARIABLE = "BPE_EXPLORER_RUN_MB"
+RUN_SHARE = 10  # by default one run's file may take a tenth of the folder's cap
 # a test hook: while the file this names exists, a save waits between writing its
 # temporary file and renaming it (the browser suite kills the server there)
 PAUSE_VARIABLE = "BPE_EXPLORER_RUNS_TEST_PAUSE_FILE"
@@ -53,16 +60,46 @@ class StoreError(ValueError):
     """A stored run that cannot be read back: the message says what is wrong with it."""
 
 
+class TooLargeToRead(StoreError):
+    """A stored file larger than one run may take (kept before there was a cap): removed."""
+
+
+class RunTooLarge(Exception):
+    """A run whose file would be larger than one run may take: not kept, nobody evicted."""
+
+    def __init__(self, size_bytes: int, cap_bytes: int) -> None:
+        super().__init__(
+            f"its file would take {size_bytes / 1e6:,.1f} MB; one run may take "
+            f"{cap_bytes / 1e6:,.1f} MB on this server"
+        )
+        self.size_bytes = size_bytes
+        self.cap_bytes = cap_bytes
+
+
 @dataclass(frozen=True)
 class StoreConfig:
-    """Where runs are kept and how much room they may take; folder None: not kept."""
+    """Where runs are kept and how much room they may take; folder None: not kept.
+
+    `run_cap_bytes` is what one run's file may take (None: a tenth of the cap); never more
+    than the cap, so keeping one run can always stay under it.
+
+    >>> StoreConfig(None, 500_000_000).largest_run, StoreConfig(None, 10, 99).largest_run
+    (50000000, 10)
+    """
 
     folder: Path | None
     cap_bytes: int
+    run_cap_bytes: int | None = None
 
     @property
     def enabled(self) -> bool:
         return self.folder is not None and self.cap_bytes > 0
+
+    @property
+    def largest_run(self) -> int:
+        """The most bytes one run's file may take."""
+        share = self.cap_bytes // RUN_SHARE if self.run_cap_bytes is None else self.run_cap_bytes
+        return max(0, min(self.cap_bytes, share))
 
 
 @dataclass(frozen=True)
@@ -82,16 +119,31 @@ def config_from_env(environ: Mapping[str, str] = os.environ) -> StoreConfig:
     >>> config_from_env({"BPE_EXPLORER_RUNS_DIR": "off"}).enabled
     False
     >>> config_from_env({"BPE_EXPLORER_RUNS_DIR": "/tmp/r", "BPE_EXPLORER_RUNS_MB": "2"})
-    StoreConfig(folder=PosixPath('/tmp/r'), cap_bytes=2000000)
+    StoreConfig(folder=PosixPath('/tmp/r'), cap_bytes=2000000, run_cap_bytes=None)
+    >>> config_from_env({"BPE_EXPLORER_RUN_MB": "1"}).largest_run
+    1000000
     """
     where = environ.get(DIR_VARIABLE, "").strip()
     folder = None if where.lower() in ("off", "none", "0") else Path(where or DEFAULT_FOLDER)
+    cap_mb = _megabytes(environ, CAP_VARIABLE, DEFAULT_CAP_MB)
+    run_cap_mb = _megabytes(environ, RUN_CAP_VARIABLE, None)
+    run_cap = None if run_cap_mb is None else max(0, int(run_cap_mb * 1_000_000))
+    return StoreConfig(folder, max(0, int((cap_mb or 0) * 1_000_000)), run_cap)
+
+
+def _megabytes(environ: Mapping[str, str], name: str, default: float | None) -> float | None:
+    """A size in MB from the environment (default when unset or not a finite number)."""
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
     try:
-        cap_mb = float(environ.get(CAP_VARIABLE, "") or DEFAULT_CAP_MB)
+        value = float(text)
     except ValueError:
-        log.warning("%s is not a number; using %s MB", CAP_VARIABLE, DEFAULT_CAP_MB)
-        cap_mb = DEFAULT_CAP_MB
-    return StoreConfig(folder, max(0, int(cap_mb * 1_000_000)))
+        value = float("nan")
+    if value != value or value in (float("inf"), float("-inf")):  # NaN or infinite
+        log.warning("%s is not a number; using %s MB", name, default)
+        return default
+    return value
 
 
 def is_key(text: str) -> bool:
@@ -128,8 +180,8 @@ def decode(data: bytes) -> StoredRun:
         raise StoreError("it does not start with the run header (written only in part?)")
     if fields[1] != str(VERSION):
         raise StoreError(f"it is version {fields[1]}; this app reads version {VERSION}")
-    if not fields[3].isdigit() or len(body) != int(fields[3]):
-        raise StoreError(f"it holds {len(body):,} of {fields[3]} bytes (written only in part)")
+    if whole_number_or_none(fields[3], 0, 10**18) != len(body):  # not "²": int() refuses it
+        raise StoreError(f"it holds {len(body):,} of {fields[3][:20]} bytes (written only in part)")
     if hashlib.sha256(body).hexdigest() != fields[2]:
         raise StoreError("its contents do not match their checksum (damaged on disk)")
     try:
@@ -143,19 +195,24 @@ def decode(data: bytes) -> StoredRun:
 def save(config: StoreConfig, key: str, run: StoredRun) -> bool:
     """Keep a run (once: a run already there is only touched); False when the store is off.
 
-    Raises OSError when the disk refuses (full, read-only); nothing half-written stays.
+    Raises RunTooLarge (nothing written, nothing evicted) when its file would be larger
+    than one run may take, and OSError when the disk refuses (full, read-only); nothing
+    half-written stays. After a save the folder is under its cap.
     """
     if not config.enabled or config.folder is None:
         return False
     path = path_of(config.folder, key)
     if has(config, key):
         return True
+    data = encode(run)
+    if len(data) > config.largest_run:
+        raise RunTooLarge(len(data), config.largest_run)
     config.folder.mkdir(parents=True, exist_ok=True)
     # one name per writer: two sessions of one server may save the same run at once
     temporary = config.folder / f".{key}.{os.getpid()}-{threading.get_ident()}.tmp"
     try:
         with temporary.open("wb") as sink:
-            sink.write(encode(run))
+            sink.write(data)
             sink.flush()
             os.fsync(sink.fileno())
         _pause_for_tests()
@@ -178,11 +235,18 @@ def has(config: StoreConfig, key: str) -> bool:
 
 
 def load(config: StoreConfig, key: str) -> StoredRun | None:
-    """The run kept under key, or None; StoreError (and the file removed) when damaged."""
+    """The run kept under key, or None; StoreError (and the file removed) when damaged, or
+    when larger than one run may take (a file kept before there was a cap: reading it
+    would take that much memory for every link to it)."""
     if not config.enabled or config.folder is None or not is_key(key):
         return None
     path = path_of(config.folder, key)
     try:
+        size = path.stat().st_size
+        if size > config.largest_run:
+            path.unlink(missing_ok=True)
+            log.warning("removed the run file %s: %s", path, RunTooLarge(size, config.largest_run))
+            raise TooLargeToRead(f"{RunTooLarge(size, config.largest_run)}, so it was removed")
         data = path.read_bytes()
     except FileNotFoundError:
         return None
@@ -199,8 +263,9 @@ def load(config: StoreConfig, key: str) -> StoredRun | None:
 def evict(folder: Path, cap_bytes: int, keep: Path | None = None) -> list[str]:
     """Remove the runs read least recently until the folder is under the cap; their keys.
 
-    `keep` (the run just written) goes last, so a run larger than the cap is still kept
-    until the next save. Temporary files of writers that died are removed too.
+    `keep` (the run just written) goes last: only when it alone is larger than the cap
+    (which `save` never writes), so the cap always holds. Temporary files of writers that
+    died are removed too.
     """
     runs = []
     for path in folder.iterdir():
@@ -215,7 +280,7 @@ def evict(folder: Path, cap_bytes: int, keep: Path | None = None) -> list[str]:
     total = sum(size for _, _, size, _ in runs)
     removed = []
     for _, _, size, path in sorted(runs, key=lambda run: (not run[0], run[1])):
-        if total <= cap_bytes or path == keep:
+        if total <= cap_bytes:
             break
         path.unlink(missing_ok=True)
         total -= size

@@ -8,7 +8,8 @@ slider never retrains and nothing large is copied per session.
 
 Every run also goes to the server's disk (ui/session/run_store.py) under its key, which the URL
 carries as `run=`: a new session opened with that key (a reload, a shared link, after a
-restart) takes the run from there, results included, instead of the default sample.
+restart) takes the run from there, results included, instead of the default sample. A
+sample's run opened by a link is not written: the link trains it again.
 """
 
 from __future__ import annotations
@@ -64,8 +65,12 @@ class RunError(ValueError):
     """A run whose tokenizer cannot be rebuilt in this session (its file is gone)."""
 
 
-def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
+def add_run(spec: RunSpec, texts: tuple[str, ...], *, keep_on_disk: bool = True) -> RunSpec:
     """Keep a run in the session and on the server's disk; it becomes current at the next rerun.
+
+    A sample's run opened by a link is not written to disk (`keep_on_disk=False`): its
+    link trains it again, within the link budget, so links, however many, never fill the
+    runs folder and push out the runs people trained.
 
     A page that adds a run calls `st.rerun()` afterwards. A trained run is named with the
     vocab size it reached, and a name another run has is told apart by what differs.
@@ -81,7 +86,7 @@ def add_run(spec: RunSpec, texts: tuple[str, ...]) -> RunSpec:
     results = _results_to_keep(spec)
     if results is not None:
         spec = replace(spec, name=with_reached_size(spec.name, results[0].vocab_size))
-    _save(spec, texts, results)  # under its own name: what sets it apart is this session's
+    _save(spec, texts, results, keep_on_disk)  # under its own name, this session's
     spec = replace(spec, name=unique_name(spec, runs))
     runs.pop(spec.name, None)
     runs[spec.name] = spec
@@ -128,12 +133,15 @@ def _results_to_keep(spec: RunSpec) -> tuple[Tokenizer, MergeHistory] | None:
 
 
 def _save(
-    spec: RunSpec, texts: tuple[str, ...], results: tuple[Tokenizer, MergeHistory] | None
+    spec: RunSpec,
+    texts: tuple[str, ...],
+    results: tuple[Tokenizer, MergeHistory] | None,
+    keep_on_disk: bool = True,
 ) -> None:
     """Put a run on the server's disk (once), so links and reloads find it; a disk that
     refuses costs only that, and a toast says so."""
     config = run_store.config_from_env()
-    if spec.kind is RunKind.BUNDLED or run_store.has(config, spec.store_key):
+    if spec.kind is RunKind.BUNDLED or not keep_on_disk or run_store.has(config, spec.store_key):
         if results is not None:
             stored_results_cached(spec.store_key, results)
         return
@@ -146,6 +154,11 @@ def _save(
     stored = run_store.StoredRun(spec.as_dict(), texts, model, history)
     try:
         run_store.save(config, spec.store_key, stored)
+    except run_store.RunTooLarge as exc:  # kept in this process only; nobody evicted
+        st.toast(
+            f"This tokenizer is too large to keep on the server ({exc}): it works in this "
+            "tab, but a link to it will not open it in another."
+        )
     except OSError as exc:
         st.toast(
             f"{markdown_text(spec.name)} could not be saved on the server "

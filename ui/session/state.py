@@ -25,6 +25,7 @@ LINK_NOTICE = "link_notice"  # why a link's run could not be opened (ui/opening.
 LINK_PATTERN_NOTICE = "link_pattern_notice"  # why a link's pattern was not used (opening)
 LINK_VIEW = "link_view"  # the view size a link asked for, until the sidebar uses it
 LINK_RETRAIN = "link_retrain"  # the notice's button
+LINK_NOTES = "link_notes"  # {"run": name, "notes": [...]}: a link's values left out or lowered
 MAX_LINK_TEXT = 300  # a page's text goes into its link up to this many characters
 
 # --- the sidebar (ui/shell.py) --------------------------------------------------------
@@ -51,6 +52,7 @@ TRAIN_HOLDOUT = "train_holdout"  # hold out a share of the corpus (ui/train/hold
 TRAIN_HOLDOUT_PERCENT = "train_holdout_percent"
 TRAIN_GO = "train_go"
 TRAIN_LOG_QUERY = "train_log_query"
+TRAIN_LOG_PAGE = "train_log_page"  # the merge log's page on screen (ui/train/results.py)
 TRAIN_BYTE_SYMBOLS = "train_byte_symbols"
 TRAIN_MODEL_UPLOAD = "train_model_upload"
 TRAIN_TIKTOKEN_PATTERN = "train_tiktoken_pattern"

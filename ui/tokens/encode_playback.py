@@ -16,10 +16,12 @@ from typing import Any
 
 import streamlit as st
 
+from explorer.base.numbers import whole_number_or_none
 from ui.session import state as keys
 
 SPEEDS = (0.5, 1, 2, 4)  # steps per second: slow enough to read each narration
 DEFAULT_SPEED = 1
+MAX_LINK_STEP = 10**6  # more steps than any trace of MAX_TRACE_CHARS has
 
 
 def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, str]) -> None:
@@ -29,14 +31,20 @@ def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, 
     >>> seed_from_link(state, {"encode": "hello", "encode_step": "3"})
     >>> state["tokens_encode_text"], state["tokens_encode_step"], state["tokens_encode_open"]
     ('hello', 3, True)
+
+    A step that is not a whole number in digits 0-9 (`²`, `-1`, 5,000 digits) starts at 0.
+
+    >>> state = {}
+    >>> seed_from_link(state, {"encode": "hi", "encode_step": "²"}); state["tokens_encode_step"]
+    0
     """
     if keys.TOKENS_ENCODE_TEXT in state or "encode" not in params:
         return
     state[keys.TOKENS_ENCODE_TEXT] = params["encode"][: keys.MAX_LINK_TEXT]
     state[keys.TOKENS_ENCODE_EDITED] = True
     state[keys.TOKENS_ENCODE_OPEN] = True
-    step = params.get("encode_step", "")
-    state[keys.TOKENS_ENCODE_STEP] = int(step) if step.isdigit() else 0
+    step = whole_number_or_none(params.get("encode_step"), 0, MAX_LINK_STEP)
+    state[keys.TOKENS_ENCODE_STEP] = step or 0  # never past the trace's last (follow_trace)
 
 
 def follow_trace(state: MutableMapping[str, Any], identity: str, last: int) -> int:

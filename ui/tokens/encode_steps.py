@@ -31,6 +31,7 @@ from ui.tokens.encode_playback import (
 )
 from ui.views.formatting import markdown_text, plural
 from ui.views.present import presenting
+from ui.views.section import guarded_function
 from ui.views.token_text import paragraph_html
 
 WORD_SOURCE_CHARS = 5_000  # the page text's words are offered from its first characters
@@ -96,7 +97,8 @@ def section(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: str)
         last = len(trace.steps)
         follow_trace(state, f"{run_key}:{vocab_size}:{text}", last)
         interval = wanted_timer(state)
-        st.fragment(stage_view, run_every=interval)(tokenizer, trace, interval)
+        stage = guarded_function("The step", stage_view)  # a fragment: reruns alone
+        st.fragment(stage, run_every=interval)(tokenizer, trace, interval)
 
 
 def text_input(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: str) -> str:

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import MergeHistory, Tokenizer
+from explorer.base.numbers import whole_number_or_none
 from explorer.html.render import render_token
 from explorer.training.corpus import parse_word_counts
 
@@ -68,17 +69,16 @@ def filter_log(frame: pd.DataFrame, query: str) -> pd.DataFrame:
     ...                     "token": ["aa", "aab"], "text": ["aa", "aab"]})
     >>> list(filter_log(log, "256")["id"]), list(filter_log(log, "AB")["id"])
     ([256, 257], [257])
-    >>> list(filter_log(log, "²")["id"])
-    []
+    >>> list(filter_log(log, "²")["id"]), list(filter_log(log, "9" * 5000)["id"])
+    ([], [])
     """
     if not query:
         return frame
     needle = query.casefold()
     found = frame["text"].str.casefold().str.contains(needle, regex=False)
     found |= frame["token"].str.casefold().str.contains(needle, regex=False)
-    number_text = query.strip()
-    if number_text.isascii() and number_text.isdigit():  # not "²", which int() refuses
-        number = int(number_text)
+    number = whole_number_or_none(query.strip(), 0, 10**18)  # not "²", nor 5,000 digits
+    if number is not None:
         found |= (frame["id"] == number) | (frame["left_id"] == number)
         found |= frame["right_id"] == number
     return frame[found]

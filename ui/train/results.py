@@ -25,7 +25,9 @@ from ui.session.runs import (
 from ui.train import downloads as export
 from ui.train import merge_log as log
 from ui.train.tie_rule_form import tie_rule_note
+from ui.views import cells
 from ui.views import formatting as fmt
+from ui.views.section import guarded
 from ui.views.token_view import encode_cached
 
 PREVIEW_CHARS = 2_000
@@ -40,7 +42,8 @@ PREVIEW_HEIGHT = 240  # pixels: a long preview scrolls instead of pushing the lo
 SHORT_PREVIEW = 120  # tokens shown whole, ids included
 
 
-MAX_LOG_ROWS = 10_000  # rows sent to the browser; search reaches every merge
+LOG_PAGE_ROWS = 1_000  # rows sent to the browser at once; search reaches every merge
+LOG_TEXT_COLUMNS = ("left", "right", "token", "ties")  # cut to a cell's length on screen
 
 
 LOW_COVERAGE = 0.9  # a pattern whose chunks cover less of the text is worth a word
@@ -212,24 +215,46 @@ def merge_log_table(run: Run, vocab_size: int) -> pd.DataFrame:
         persist_state="session",
     )
     rows = log.filter_log(frame, query)
+    page = log_page(rows)
     st.dataframe(
-        rows.head(MAX_LOG_ROWS),
+        cells.cut_columns(page, LOG_TEXT_COLUMNS),  # a token can be the whole text
         hide_index=True,
-        column_order=[c for c in log.LOG_COLUMNS if c in rows],
+        column_order=list(page.columns),
         column_config=LOG_CONFIG,
-        height=420 if len(rows) > 10 else "auto",
+        height=420 if len(page) > 10 else "auto",
     )
     found = f"{len(rows):,} of " if query else ""
     shown = fmt.plural(len(frame), "merge")
     st.caption(f"Showing {found}{shown}, up to vocab size {vocab_size:,}.")
     if run.history is not None and any(step.ties for step in run.history.steps):
         st.caption(tie_rule_note(run.history.tie_rule))
-    if len(rows) > MAX_LOG_ROWS:
-        st.caption(
-            f"The table lists the first {MAX_LOG_ROWS:,}; search to reach the others, or "
-            "download the whole log as CSV."
-        )
+    if cells.any_cut(page, LOG_TEXT_COLUMNS):
+        st.caption(f"{cells.CUT_NOTE}; search finds them whole, and the CSV download has them.")
     return frame
+
+
+def log_page(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the merge log on screen: a page of LOG_PAGE_ROWS (a page picker when there
+    are more), only the columns shown; the caller cuts each token to a cell's length
+    (ui/views/cells.py), so the table stays a small message whatever the run."""
+    pages = max(1, -(-len(rows) // LOG_PAGE_ROWS))
+    number = 1
+    if pages > 1:
+        # subtle: a search or a smaller view can leave the kept page past the last
+        kept = st.session_state.get(keys.TRAIN_LOG_PAGE, 1)
+        if not isinstance(kept, int) or not 1 <= kept <= pages:
+            st.session_state[keys.TRAIN_LOG_PAGE] = min(pages, max(1, int(kept or 1)))
+        number = st.number_input(
+            f"Page of the merge log (1 to {pages:,}, {LOG_PAGE_ROWS:,} merges each)",
+            min_value=1,
+            max_value=pages,
+            step=1,
+            key=keys.TRAIN_LOG_PAGE,
+        )
+        number = min(pages, max(1, int(number)))
+    start = (number - 1) * LOG_PAGE_ROWS
+    shown = rows.iloc[start : start + LOG_PAGE_ROWS]
+    return shown[[c for c in log.LOG_COLUMNS if c in shown]]  # hidden helpers stay here
 
 
 def downloads(run: Run, tokenizer: Tokenizer, frame: pd.DataFrame) -> None:
@@ -269,11 +294,14 @@ def results(run: Run) -> None:
         key=keys.TRAIN_BYTE_SYMBOLS,
         persist_state="session",
     )
-    if run.history is None:
-        model_metrics(run.spec, run.tokenizer)
-    else:
-        metrics(run.history, vocab_size)
-        coverage_note(run.spec, run.history)
-    preview(run, tokenizer, vocab_size)
-    frame = merge_log_table(run, vocab_size)
-    downloads(run, tokenizer, frame)
+    with guarded("What training did"):
+        if run.history is None:
+            model_metrics(run.spec, run.tokenizer)
+        else:
+            metrics(run.history, vocab_size)
+            coverage_note(run.spec, run.history)
+    with guarded("The training text in tokens"):
+        preview(run, tokenizer, vocab_size)
+    with guarded("The merge log and downloads"):
+        frame = merge_log_table(run, vocab_size)
+        downloads(run, tokenizer, frame)

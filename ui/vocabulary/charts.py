@@ -5,6 +5,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ui.views.cells import cut_columns
+
 KIND_COLORS = {"merged": "#4e79a7", "special": "#e15759"}  # the token-length histogram's bars
 
 
@@ -64,7 +66,7 @@ def length_by_step(table: pd.DataFrame, points: int = MAX_POINTS, bins: int = 60
     jitter = 0.6 if len(dots) > 100 else 0
     x = alt.X("step:Q", title="Creation step", axis=alt.Axis(format=",d", tickMinStep=1))
     scatter = (
-        alt.Chart(dots[["id", "token", "step", "length"]])
+        alt.Chart(cut_columns(dots[["id", "token", "step", "length"]], ["token"]))
         # a little vertical jitter when there are many, so a length is a band, not a line
         .transform_calculate(shown=f"datum.length + (random() - 0.5) * {jitter}")
         .mark_circle(size=24 if len(dots) > 100 else 70, opacity=0.45, color="#4e79a7")

@@ -15,9 +15,11 @@ import streamlit as st
 
 from explorer import Tokenizer
 from explorer.analysis.lineage import descendants, lineage_dot
+from ui.views.cells import cut_cell
 from ui.vocabulary.view import render
 
 MAX_CHIPS = 80  # descendants drawn; the rest are counted
+PANEL_CHARS = 2_000  # the chosen token is shown this far (a token can be a whole text)
 
 
 def narration(row: pd.Series, labels: Mapping[int, str]) -> str:
@@ -25,7 +27,7 @@ def narration(row: pd.Series, labels: Mapping[int, str]) -> str:
 
     labels maps an id to its rendered token, for the parents.
     """
-    token = code(repr_quoted(row["token"]))
+    token = code(repr_quoted(cut_cell(row["token"], PANEL_CHARS)))
     if row["kind"] == "byte":
         return (
             f"Token {row['id']} is the single byte {token}: every byte-level vocabulary "
@@ -33,7 +35,9 @@ def narration(row: pd.Series, labels: Mapping[int, str]) -> str:
         )
     if row["kind"] == "special":
         return f"Token {row['id']} {token} is a special token: never merged, only matched whole."
-    left, right = (code(repr_quoted(labels[int(row[side])])) for side in ("left", "right"))
+    left, right = (
+        code(repr_quoted(cut_cell(labels[int(row[side])]))) for side in ("left", "right")
+    )
     sentence = (
         f"Token {row['id']} {token} was created at step {row['step']:,} from {left} + {right}"
     )
@@ -94,14 +98,14 @@ def descendant_ids(
 @st.cache_data(max_entries=64, ttl="6h", show_spinner=False)
 def lineage_graph(_tokenizer: Tokenizer, run_key: str, vocab_size: int, token_id: int) -> str:
     """Graphviz DOT for a token's lineage, labelled with rendered tokens."""
-    return lineage_dot(_tokenizer, token_id, label=lambda b: render(b))
+    return lineage_dot(_tokenizer, token_id, label=lambda b: cut_cell(render(b)))
 
 
 def chips_html(tokenizer: Tokenizer, ids: Sequence[int], limit: int = MAX_CHIPS) -> str:
     """Tokens as small escaped chips with their ids, the first `limit` of them."""
+    shown = (html.escape(cut_cell(render(tokenizer.token_bytes(i)))) for i in ids[:limit])
     chips = "".join(
-        f'<span class="vchip">{html.escape(render(tokenizer.token_bytes(i)))}<sub>{i}</sub></span>'
-        for i in ids[:limit]
+        f'<span class="vchip">{text}<sub>{i}</sub></span>' for text, i in zip(shown, ids)
     )
     more = len(ids) - limit
     tail = f'<span class="vmore">… and {more:,} more</span>' if more > 0 else ""

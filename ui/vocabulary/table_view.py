@@ -10,6 +10,7 @@ import streamlit as st
 from explorer import Tokenizer
 from ui.session import state as keys
 from ui.session.runs import Run
+from ui.views import cells
 from ui.vocabulary.view import (
     COLUMNS,
     EAGER_DESCENDANTS,
@@ -21,6 +22,8 @@ from ui.vocabulary.view import (
     shown_columns,
     with_descendants,
 )
+
+TEXT_COLUMNS = ("token", "parents")  # cut to a cell's length in the table
 
 
 def descendants_column(
@@ -85,7 +88,7 @@ def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
         known=known, counts=run.history is not None, descendants="descendants" in rows
     )
     st.dataframe(
-        shown[columns],
+        cells.cut_columns(shown[columns], TEXT_COLUMNS),  # a token can be the whole text
         column_config=COLUMNS,
         hide_index=True,
         height=360 if len(shown) > 10 else "auto",
@@ -95,6 +98,8 @@ def show_table(rows: pd.DataFrame, total: int, run: Run, known: bool) -> None:
         # selection makes a click anywhere in the row choose its token
         selection_mode=["single-row", "single-cell"],
     )
+    if cells.any_cut(shown, TEXT_COLUMNS):
+        st.caption(f"{cells.CUT_NOTE}; choose one to see it whole below.")
     if known:
         st.caption(
             "**Intermediate-only** tokens were merged during training but never appear in the "

@@ -9,6 +9,7 @@ from explorer import Tokenizer
 from ui.session import links
 from ui.session import state as keys
 from ui.session.runs import Run
+from ui.views.cells import cut_cell
 from ui.vocabulary.lineage import (
     chips_html,
     code,
@@ -45,7 +46,7 @@ def choose_token(
     return st.selectbox(
         "Token",
         options,
-        format_func=lambda i: f"{i} · {repr_quoted(labels[i])}",
+        format_func=lambda i: f"{i} · {repr_quoted(cut_cell(labels[i]))}",
         key=keys.VOCAB_TOKEN,
         help=f"Pick a token, click a row of the table, or search{capped}",
     )
@@ -87,7 +88,7 @@ def show_parents(row: pd.Series, labels: pd.Series) -> None:
     for col, side in zip(cols, ("left", "right")):
         parent = int(row[side])
         col.button(
-            f"{code(repr_quoted(labels[parent]))} · {parent}",
+            f"{code(repr_quoted(cut_cell(labels[parent])))} · {parent}",
             key=f"vocab_go_{side}",
             on_click=_choose,
             args=(parent,),

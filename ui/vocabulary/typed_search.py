@@ -9,6 +9,7 @@ from explorer import Tokenizer
 from explorer.analysis.lineage import text_lineage_dot
 from ui.session import state as keys
 from ui.session.runs import Run
+from ui.views.cells import cut_cell
 from ui.views.formatting import markdown_text
 from ui.vocabulary.lineage import code, repr_quoted
 from ui.vocabulary.view import MAX_BUILD_TOKENS, encode_typed, query_id, render, typed_text
@@ -46,6 +47,6 @@ def show_typed_text(
     if len(ids) > MAX_BUILD_TOKENS:
         st.caption(f"Too long to draw: search {MAX_BUILD_TOKENS} tokens or fewer for a graph.")
         return ids
-    st.graphviz_chart(text_lineage_dot(tokenizer, text, ids, label=render))
+    st.graphviz_chart(text_lineage_dot(tokenizer, text, ids, label=lambda b: cut_cell(render(b))))
     st.caption("Its tokens side by side under it, each built from its bytes at the bottom.")
     return ids

@@ -19,8 +19,10 @@ from explorer.analysis.lineage import (
     descendant_counts,
     vocab_entries,
 )
+from explorer.base.numbers import whole_number_or_none
 from explorer.html.render import VISIBLE_WHITESPACE
 
+MAX_ID = 10**18  # an id typed in the search is read up to this
 MAX_CHOICES = 1000  # tokens offered in the chooser; searching narrows the rest
 MAX_TABLE_ROWS = 10_000  # rows sent to the browser; sorting and searching see them all
 EAGER_DESCENDANTS = 60_000  # up to this many tokens, descendants are counted at once
@@ -180,7 +182,7 @@ def encode_typed(_tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str
 def query_id(query: str) -> int | None:
     """The id a query names when it is a whole number, else None."""
     text = query.strip()
-    return int(text) if text.isdecimal() and text.isascii() else None
+    return whole_number_or_none(text, 0, MAX_ID)  # not "²", nor 5,000 digits
 
 
 def select_rows(table: pd.DataFrame, query: str, filter_name: str, sort_name: str) -> pd.DataFrame:

@@ -19,8 +19,12 @@ def stored(text: str = "low lower lowest") -> store.StoredRun:
     return store.StoredRun(spec.as_dict(), (text,), "model text", '{"history": 1}')
 
 
-def config(folder: Path, cap_bytes: int = 10**9) -> store.StoreConfig:
-    return store.StoreConfig(folder, cap_bytes)
+def config(folder: Path, cap_bytes: int = 10**9, run_cap: int | None = None) -> store.StoreConfig:
+    return store.StoreConfig(folder, cap_bytes, cap_bytes if run_cap is None else run_cap)
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.iterdir())
 
 
 def test_a_run_comes_back_as_it_was_saved(tmp_path: Path) -> None:
@@ -81,10 +85,52 @@ def test_the_runs_read_least_recently_go_first(tmp_path: Path) -> None:
     assert sorted(p.stem for p in tmp_path.glob("*.run")) == [KEY_A, KEY_C]
 
 
-def test_a_run_larger_than_the_cap_is_kept_until_the_next_save(tmp_path: Path) -> None:
-    store.save(config(tmp_path), KEY_A, stored())
-    store.save(config(tmp_path, cap_bytes=10), KEY_B, stored("y"))
-    assert [p.stem for p in tmp_path.glob("*.run")] == [KEY_B]
+def test_a_run_larger_than_one_run_may_take_is_not_kept_and_evicts_nobody(
+    tmp_path: Path,
+) -> None:
+    """Issue 21: one 2 GB run from a link evicted forty others and stayed over the cap."""
+    small = len(store.encode(stored("x" * 100)))
+    capped = config(tmp_path, cap_bytes=4 * small, run_cap=2 * small)
+    for key in (KEY_A, KEY_B):
+        store.save(capped, key, stored("x" * 100))
+    with pytest.raises(store.RunTooLarge, match="one run may take"):
+        store.save(capped, KEY_C, stored("y" * 10 * small))
+    assert sorted(p.stem for p in tmp_path.glob("*.run")) == [KEY_A, KEY_B]
+    assert not list(tmp_path.glob("*.tmp"))  # nothing written either
+    with pytest.raises(store.RunTooLarge):  # not even into an empty store
+        store.save(
+            config(tmp_path / "empty", cap_bytes=10**6, run_cap=small - 1), KEY_A, stored("x" * 100)
+        )
+
+
+def test_the_folder_stays_under_its_cap_after_every_save(tmp_path: Path) -> None:
+    small = len(store.encode(stored("x")))
+    capped = store.StoreConfig(tmp_path, 12 * small)  # a tenth of it for one run by default
+    assert capped.largest_run == 12 * small // store.RUN_SHARE
+    kept = 0
+    for n in range(60):
+        run = stored("x" * (n % 7) * (small // 10))  # sizes from tiny to over one run's cap
+        try:
+            store.save(capped, f"{n:016x}", run)
+            kept += 1
+        except store.RunTooLarge:
+            pass
+        assert folder_bytes(tmp_path) <= capped.cap_bytes, n
+    assert 0 < kept < 60
+
+
+def test_one_run_may_take_a_tenth_of_the_store_unless_the_environment_says(
+    tmp_path: Path,
+) -> None:
+    assert store.config_from_env({}).largest_run == store.DEFAULT_CAP_MB * 100_000
+    chosen = store.config_from_env({"BPE_EXPLORER_RUNS_MB": "10", "BPE_EXPLORER_RUN_MB": "4"})
+    assert chosen.largest_run == 4_000_000
+    more_than_the_store = store.config_from_env(
+        {"BPE_EXPLORER_RUNS_MB": "10", "BPE_EXPLORER_RUN_MB": "40"}
+    )
+    assert more_than_the_store.largest_run == 10_000_000
+    for junk in ("lots", "nan", "inf", "-inf"):
+        assert store.config_from_env({"BPE_EXPLORER_RUN_MB": junk}).run_cap_bytes is None
 
 
 def test_saving_twice_only_touches_the_file(tmp_path: Path) -> None:
@@ -128,3 +174,25 @@ def test_a_spec_survives_json(tmp_path: Path) -> None:
         ).store_key
     )
     assert store.is_key(spec.store_key)
+
+
+@pytest.mark.parametrize("length", ["²", "9" * 5000, "-1", "١٢"])
+def test_a_header_length_that_is_not_digits_is_damage(tmp_path: Path, length: str) -> None:
+    data = store.encode(stored())
+    header, _, body = data.partition(b"\n")
+    fields = header.decode("ascii").split()
+    forged = " ".join([*fields[:3], length]).encode("utf-8") + b"\n" + body
+    with pytest.raises(store.StoreError, match="written only in part"):
+        store.decode(forged)
+
+
+def test_a_file_larger_than_one_run_may_take_is_not_read(tmp_path: Path) -> None:
+    """A run kept before there was a cap (issue 21: 2.0 GB) would be read whole by every
+    link to it: it is removed instead, with a plain reason, and the others stay."""
+    store.save(config(tmp_path), KEY_A, stored("x" * 5000))
+    store.save(config(tmp_path), KEY_B, stored("small"))
+    capped = config(tmp_path, run_cap=len(store.encode(stored("small"))))
+    with pytest.raises(store.StoreError, match="one run may take"):
+        store.load(capped, KEY_A)
+    assert not (tmp_path / f"{KEY_A}.run").exists()
+    assert store.load(capped, KEY_B) == stored("small")

@@ -127,7 +127,7 @@ def test_pasted_text_trains_a_new_current_run(app: AppTest) -> None:
     assert not app.exception
     assert shown_run(app) == "“low lower lowest low…” · gpt4 · 263"  # asked 270: it says 263
     assert "“low lower lowest low…” · gpt4 · 263" in app.session_state["runs"]
-    assert "low" in list(merge_log(app)["text"])
+    assert "low" in list(merge_log(app)["token"])
 
 
 def test_the_sidebar_offers_the_new_run(app: AppTest) -> None:
@@ -202,7 +202,7 @@ def test_the_log_and_metrics_describe_the_run(app: AppTest) -> None:
     assert metrics["Bytes per token"] == "3.41"
     assert "Training stopped because the target vocab size was reached." in texts_of(app.caption)
     log = merge_log(app)
-    assert len(log) == 1744 and list(log["id"][:3]) == [256, 257, 258]
+    assert len(log) == 1000 and list(log["id"][:3]) == [256, 257, 258]  # page 1 of 1,744
     assert log["token"][0] == "·t"  # visible whitespace
 
 
@@ -218,12 +218,13 @@ def test_search_filters_the_log(app: AppTest) -> None:
     app.text_input(key="train_log_query").input("the").run()
     log = merge_log(app)
     assert 0 < len(log) < 1744
-    assert all("the" in text.casefold() for text in log["text"])
+    assert all("the" in text.casefold() for text in log["token"])
     assert any(f"Showing {len(log):,} of 1,744 merges" in c for c in texts_of(app.caption))
     app.text_input(key="train_log_query").input("256").run()
     log = merge_log(app)
     assert 256 in set(log["id"])
-    assert all(256 in row for row in zip(log["id"], log["left_id"], log["right_id"]))
+    rows = zip(log["id"], log["left"], log["right"])  # the table sends what it shows
+    assert all(i == 256 or "·t" in (left, right) for i, left, right in rows)  # 256 is ·t
 
 
 def test_a_loaded_model_shows_its_merges_without_history(app: AppTest) -> None:

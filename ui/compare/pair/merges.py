@@ -19,6 +19,7 @@ from explorer import Tokenizer, render_token
 from explorer.analysis.merge_diff import LoneMerge, MergeDiff, merge_diff, merge_tokens
 from ui.compare.pair.side import Side
 from ui.session import state as keys
+from ui.views.cells import cut_columns
 from ui.views.formatting import markdown_text, plural
 from ui.views.token_view import fmt_int
 
@@ -60,7 +61,7 @@ def scatter_chart(frame: pd.DataFrame, a: Side, b: Side) -> alt.LayerChart:
     """Merge number in A against merge number in B, a diagonal where they are equal."""
     top = max(a.size, b.size) - 256
     points = (
-        alt.Chart(frame)
+        alt.Chart(cut_columns(frame, ["Token", "Bytes (hex)"]))
         .mark_circle(size=22, opacity=0.55, color=POINT_COLOR)
         .encode(
             x=alt.X(
@@ -205,6 +206,7 @@ def lone_table(
     )
     rows = filtered(lone_frame_cached(merges, table_key), query)
     shown = rows.head(MAX_ROWS)
+    shown = cut_columns(shown, ["Token", "Bytes (hex)"])  # a token can be the whole text
     st.dataframe(shown, hide_index=True, width="stretch", height=320)
     cut = f"; the first {fmt_int(MAX_ROWS)} are shown" if len(rows) > MAX_ROWS else ""
     st.caption(f"{plural(len(rows), 'merge')}{' match' if query else ''}{cut}.")
