@@ -282,15 +282,18 @@ def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tupl
     tie_rule = tie_rule if tie_rule in TIE_RULE_NAMES else DEFAULT_TIE_RULE.value
     corpus = sample_corpus(sample, sample_text(sample.key))
     held_out = 0 if sample.word_counts else _holdout_param(params, corpus.texts)
-    vocab_size = _within_budget(vocab_size, sample.title, corpus.texts, pattern)
+    notes_before = list(_notes())
+    allowed = _within_budget(vocab_size, sample.title, corpus.texts, pattern)
     spec = training_spec(
-        corpus, vocab_size, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
+        corpus, allowed, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
     )
     problem = _slow_pattern_problem(spec, corpus.texts)  # too slow here: the sample's own
     if problem:
         pattern = _pattern_instead(pattern, problem, sample.pattern)
+        _notes()[:] = notes_before  # the budget is the sample pattern's, not the custom one's
+        allowed = _within_budget(vocab_size, sample.title, corpus.texts, pattern)
         spec = training_spec(
-            corpus, vocab_size, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
+            corpus, allowed, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
         )
     return spec, corpus.texts
 

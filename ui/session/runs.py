@@ -156,8 +156,8 @@ def _save(
         run_store.save(config, spec.store_key, stored)
     except run_store.RunTooLarge as exc:  # kept in this process only; nobody evicted
         st.toast(
-            f"This tokenizer is too large to keep on the server ({exc}): it works in this "
-            "tab, but a link to it will not open it in another."
+            f"This tokenizer is too large to keep on the server ({markdown_text(str(exc))}): it "
+            "works in this tab, but a link to it will not open it in another."
         )
     except OSError as exc:
         st.toast(
