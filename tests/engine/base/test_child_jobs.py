@@ -129,9 +129,7 @@ def test_a_full_queue_says_the_server_is_busy_and_a_queued_job_hears_its_place()
     places: list[int] = []
     first = Background(runner, child_jobs._sleep_then, 60, "first", still_wanted=wanted.is_set)
     assert until(lambda: runner.busy() == (1, 0))
-    second = Background(
-        runner, pow, 2, 5, still_wanted=wanted.is_set, waiting=places.append
-    )
+    second = Background(runner, pow, 2, 5, still_wanted=wanted.is_set, waiting=places.append)
     assert until(lambda: runner.busy() == (1, 1) and bool(places))
     with pytest.raises(ServerBusy, match=r"the server is busy: 2 jobs ahead"):
         runner.run(pow, 2, 3)
@@ -176,7 +174,7 @@ def test_the_memory_cap_is_a_clear_error() -> None:
 
 def test_the_time_cap_ends_the_child() -> None:
     runner = JobRunner(time_limit_s=0.3)
-    with pytest.raises(JobError, match="limit of 0.3 s"):
+    with pytest.raises(JobError, match=r"limit of 0\.3 s"):
         runner.run(child_jobs._sleep_then, 60)
     assert not runner.children
 
