@@ -8,7 +8,8 @@ the landing page, then Animate) and the seconds each load took are kept:
 - train: meanwhile one visitor uploads a single-line corpus of random words and trains
   it (CORPUS_MB, VOCAB_SIZE, gpt4);
 - tiktoken: meanwhile one visitor uploads a .tiktoken of the tokens a, aa, aaa, ...
-  (TIKTOKEN_TOKENS of them: ~6 MB; each rank is recovered as a merge from the ranks).
+  (TIKTOKEN_TOKENS of them: ~6 MB, 19.5 MB with --full; each rank's merge is
+  recovered from the ranks).
 
 It prints, per case, the neighbour's p50 / p95 / max, the heavy visitor's own seconds,
 and the server's CPU seconds and peak RSS (VmHWM; children not included). Pass another
@@ -17,6 +18,7 @@ checkout's folder to time its code (this file's own helpers speak to it):
     .venv/bin/python bench/heavy_neighbour.py              # this checkout
     .venv/bin/python bench/heavy_neighbour.py /work/main   # another one
     .venv/bin/python bench/heavy_neighbour.py --small      # smaller files, for a look
+    .venv/bin/python bench/heavy_neighbour.py --full       # issue 21's sizes (19 MB, 5,400)
 
 The files are made in a temporary folder. The server runs with XSRF protection off, so
 the uploads need no browser cookie (see bench/ws_upload.py).
@@ -43,10 +45,10 @@ from scripts import app_server  # noqa: E402
 
 ARGS = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
 ROOT = Path(ARGS[0]).resolve() if ARGS else HERE
-SMALL = "--small" in sys.argv
-CORPUS_MB = 1 if SMALL else 4
-VOCAB_SIZE = 5_000 if SMALL else 10_000
-TIKTOKEN_TOKENS = 1_000 if SMALL else 3_000
+SIZE = "small" if "--small" in sys.argv else "full" if "--full" in sys.argv else "default"
+CORPUS_MB = {"small": 1, "default": 4, "full": 19}[SIZE]
+VOCAB_SIZE = {"small": 5_000, "default": 10_000, "full": 10_000}[SIZE]
+TIKTOKEN_TOKENS = {"small": 1_000, "default": 3_000, "full": 5_400}[SIZE]
 ALONE_LOADS = 10
 TIMEOUT_S = 900
 

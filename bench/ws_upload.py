@@ -42,7 +42,8 @@ async def upload(
     infos = []
     for (name, data), where in zip(files, urls.file_urls, strict=True):
         await asyncio.to_thread(_put, f"http://127.0.0.1:{port}{where.upload_url}", name, data)
-        infos.append(UploadedFileInfo(file_id=where.file_id, name=name, size=len(data), file_urls=where))
+        info = UploadedFileInfo(file_id=where.file_id, name=name, size=len(data), file_urls=where)
+        infos.append(info)
     client.values[key] = WidgetState(
         file_uploader_state_value=FileUploaderState(uploaded_file_info=infos)
     )
@@ -63,9 +64,13 @@ async def _file_urls(client: StreamlitClient, request_id: str) -> object:
 def _put(url: str, name: str, data: bytes) -> None:
     boundary = uuid.uuid4().hex
     body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
-        "Content-Type: application/octet-stream\r\n\r\n"
-    ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     request = urllib.request.Request(
         url,
         data=body,
