@@ -36,6 +36,7 @@ from __future__ import annotations
 import importlib
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -177,11 +178,12 @@ class JobRunner:
     ) -> T:
         job = pickle.dumps((function, args, kwargs, progress is not None, self.memory_mb))
         child = subprocess.Popen(
-            [sys.executable, "-m", "explorer.base.child_jobs"],
+            [sys.executable, "-m", "explorer.base.child_jobs", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=_ROOT,
             env=_child_environment(),
+            start_new_session=True,  # its own process group: ending it ends any helpers too
         )
         self.children.add(child.pid)
         messages: Queue[tuple[str, Any]] = Queue()
@@ -193,6 +195,8 @@ class JobRunner:
         finally:
             _end(child)
             reader.join(timeout=5)
+            if not reader.is_alive():  # subtle: closing a pipe a thread reads would block
+                _close(child)
             self.children.discard(child.pid)
 
     def _follow(
@@ -266,14 +270,26 @@ def _send_job(child: subprocess.Popen[bytes], job: bytes) -> None:
 
 
 def _end(child: subprocess.Popen[bytes]) -> None:
-    """Terminate the child if it still runs, and reap it (no zombie, no orphan)."""
+    """Terminate the child (and its process group) if it still runs, and reap it: no
+    zombie, no orphan."""
     if child.poll() is None:
-        child.terminate()
+        _signal_group(child, signal.SIGTERM)
         try:
             child.wait(timeout=2)
         except subprocess.TimeoutExpired:
-            child.kill()
+            _signal_group(child, signal.SIGKILL)
             child.wait()
+
+
+def _signal_group(child: subprocess.Popen[bytes], which: int) -> None:
+    # subtle: only while the child is unreaped: its pid, the group's id, cannot be reused
+    try:
+        os.killpg(child.pid, which)
+    except (ProcessLookupError, PermissionError):
+        child.send_signal(which)
+
+
+def _close(child: subprocess.Popen[bytes]) -> None:
     for stream in (child.stdin, child.stdout):
         if stream is not None and not stream.closed:
             stream.close()
@@ -340,6 +356,7 @@ def _child_main() -> None:
     """Read one job from stdin, do it, write its progress and its result to stdout."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # subtle: a print() in the job must not corrupt the frames
+    _end_with_parent(int(sys.argv[1]))
     (size,) = _HEADER.unpack(stdin.read(_HEADER.size))
     function, args, kwargs, wants_progress, memory_mb = pickle.loads(stdin.read(size))
     if memory_mb:
@@ -361,6 +378,19 @@ def _child_main() -> None:
         send(("error", _error_shape(exc)))
         return
     send(("result", result))
+
+
+def _end_with_parent(parent: int) -> None:
+    """Exit when the parent has gone (a server stopped by a signal runs no `finally`):
+    no job outlives the server that wanted it. `parent` comes from the command line:
+    # subtle: the parent may be gone before this Python has even started"""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _throttled(send: Callable[[tuple[str, Any]], None]) -> Progress:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import pickle
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -38,6 +40,15 @@ def raise_two_argument_error() -> None:
 def pid_alive(pid: int) -> bool:
     """Whether a process (or an unreaped zombie) with this pid still exists."""
     return Path(f"/proc/{pid}").exists()
+
+
+def running(pid: int) -> bool:
+    """Whether a process with this pid runs (a zombie has ended; its reaper is not ours)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
 
 
 def until(condition: Callable[[], bool]) -> bool:
@@ -186,3 +197,55 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     runner = child_jobs.runner_from_env()
     assert (runner.slots, runner.queue_limit) == (2, 0)
     assert runner.memory_mb == child_jobs.DEFAULT_MEMORY_MB
+
+
+def start_a_helper_then_sleep(progress: Callable[[str, int, int], None]) -> None:
+    """A job that starts a process of its own (as a pool of counters would), then waits."""
+    helper = subprocess.Popen(["sleep", "60"])
+    progress("helper", helper.pid, 0)
+    time.sleep(60)
+
+
+def test_cancel_ends_the_jobs_own_helpers_too() -> None:
+    runner, wanted, helpers = JobRunner(), threading.Event(), []
+    wanted.set()
+    job = Background(
+        runner,
+        start_a_helper_then_sleep,
+        progress=lambda _phase, pid, _total: helpers.append(pid),
+        still_wanted=wanted.is_set,
+    )
+    assert until(lambda: bool(helpers))
+    wanted.clear()
+    assert isinstance(job.join(), JobCancelled)
+    assert until(lambda: not running(helpers[0]))  # its process group was ended
+
+
+def test_a_child_ends_when_its_parent_is_killed() -> None:
+    """A server killed outright runs no `finally`: the child notices and exits."""
+    middle_code = (
+        "import threading, time\n"
+        "from explorer.base.child_jobs import JobRunner, _sleep_then\n"
+        "runner = JobRunner()\n"
+        "def tell():\n"
+        "    while not runner.children: time.sleep(0.02)\n"
+        "    print(next(iter(runner.children)), flush=True)\n"
+        "threading.Thread(target=tell, daemon=True).start()\n"
+        "runner.run(_sleep_then, 60)\n"
+    )
+    root = Path(child_jobs.__file__).resolve().parents[2]
+    middle = subprocess.Popen(
+        [sys.executable, "-c", middle_code],
+        stdout=subprocess.PIPE,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    try:
+        assert middle.stdout is not None
+        pid = int(middle.stdout.readline())
+        assert running(pid)
+    finally:
+        middle.kill()
+        middle.wait()
+        middle.stdout.close()
+    assert until(lambda: not running(pid))
