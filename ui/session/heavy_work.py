@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from explorer.base.child_jobs import JobRunner, runner_from_env
+from explorer.encoding.pretokenize import PRESETS, preset_name
 from explorer.training.learner import ProgressCallback
 
 T = TypeVar("T")
@@ -46,13 +47,18 @@ def runner() -> JobRunner:
         return _runner
 
 
-def trains_here(texts: Sequence[str], vocab_size: int) -> bool:
-    """Whether a training is small enough to do in this process.
+def trains_here(texts: Sequence[str], vocab_size: int, pattern: str = "none") -> bool:
+    """Whether a training is small enough to do in this process: a preset pattern (or
+    word counts), at most TRAIN_HERE_MAX_BYTES of text and TRAIN_HERE_MAX_VOCAB.
 
     >>> trains_here(["aaabdaaabac"], 259), trains_here(["x" * 300_000], 500)
     (True, False)
+    >>> trains_here(["aaabdaaabac"], 259, pattern="(?:a{100}){100}")
+    False
     """
-    if vocab_size > TRAIN_HERE_MAX_VOCAB:
+    # subtle: a regex of the visitor's own can cost seconds or gigabytes to compile and
+    # run; in a child, its memory is capped and freed, and Cancel or leaving ends it
+    if vocab_size > TRAIN_HERE_MAX_VOCAB or not is_preset(pattern):
         return False
     size = 0
     for text in texts:
@@ -60,6 +66,15 @@ def trains_here(texts: Sequence[str], vocab_size: int) -> bool:
         if size > TRAIN_HERE_MAX_BYTES:
             return False
     return True
+
+
+def is_preset(pattern: str) -> bool:
+    """Whether a run's pattern is a preset, by name or by its regex.
+
+    >>> is_preset("gpt4"), is_preset(PRESETS["gpt2"]), is_preset("a+")
+    (True, True, False)
+    """
+    return pattern in PRESETS or preset_name(pattern) is not None
 
 
 def reads_here(*texts: str | bytes) -> bool:

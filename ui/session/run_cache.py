@@ -50,7 +50,7 @@ def train_cached(
     Trainings above ui.session.heavy_work's sizes run in a child Python (ended when the
     session cancels or goes), so the pages of everyone else do not wait on them.
     """
-    here = trains_here(texts, vocab_size)
+    here = trains_here(texts, vocab_size, "none" if kind is RunKind.WORD_COUNTS else pattern)
     if kind is RunKind.WORD_COUNTS:
         function, text = train_word_counts, "\n".join(texts)
         settings: dict[str, object] = {"special_tokens": special_tokens, "min_count": min_count}

@@ -95,3 +95,23 @@ def _tiktoken(tokens: int) -> bytes:
     lines = [f"{base64.b64encode(bytes([i])).decode()} {i}" for i in range(256)]
     lines += [f"{base64.b64encode(b'a' * k).decode()} {254 + k}" for k in range(2, tokens)]
     return ("\n".join(lines) + "\n").encode()
+
+
+def test_a_custom_pattern_trains_in_a_child_even_when_small(runner: CountingRunner) -> None:
+    from ui.session.run_cache import train_cached
+
+    result = train_cached(("aaabdaaabac",), 259, r"a+|[^a]", (), 1, RunKind.TEXT)
+    assert runner.jobs == 1
+    expected = train(["aaabdaaabac"], 259, pattern=r"a+|[^a]").tokenizer.merges
+    assert result.tokenizer.merges == expected
+
+
+def test_a_waiting_job_shows_its_place_then_the_bar() -> None:
+    shown: list[tuple[float, str]] = []
+    report = progress_reporter(lambda fraction, text: shown.append((fraction, text)))
+    report(heavy_work.WAITING, 2, 0)
+    report("merging", 10, 10)
+    assert shown == [
+        (0.0, "Waiting for the server: 2 jobs ahead of this one…"),
+        (1.0, "Merging: 10 of 10 merges"),
+    ]
