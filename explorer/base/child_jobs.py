@@ -2,7 +2,7 @@
 
 A server renders every visitor's page on one interpreter; a training of megabytes or the
 import of a 20 MB vocabulary held it for minutes. `JobRunner.run` does such work in a
-fresh child Python (`python -m explorer.base.child_jobs`: never a fork of the threaded
+fresh child Python (`python -m explorer.base.job_child`: never a fork of the threaded
 server) and waits for it, while the caller's thread can still draw a progress bar:
 
 - the child's progress(phase, done, total) calls come back to `progress` in the caller;
@@ -17,8 +17,9 @@ server) and waits for it, while the caller's thread can still draw a progress ba
     >>> runner = JobRunner(slots=1, queue_limit=2)
     >>> runner.run(pow, 2, 10)
     1024
+    >>> from explorer.base.job_child import count_to  # reports each step
     >>> seen = []
-    >>> runner.run(_count_to, 3, progress=lambda *step: seen.append(step))
+    >>> runner.run(count_to, 3, progress=lambda *step: seen.append(step))
     3
     >>> seen[-1]
     ('counting', 3, 3)
@@ -37,7 +38,6 @@ import importlib
 import os
 import pickle
 import signal
-import struct
 import subprocess
 import sys
 import threading
@@ -48,8 +48,9 @@ from pathlib import Path
 from queue import Empty, Queue
 from typing import IO, Any, TypeVar
 
+from explorer.base.job_child import HEADER, Progress
+
 T = TypeVar("T")
-Progress = Callable[[str, int, int], None]
 
 SLOTS_VARIABLE = "BPE_EXPLORER_JOB_SLOTS"  # jobs running at once (default 1)
 QUEUE_VARIABLE = "BPE_EXPLORER_JOB_QUEUE"  # jobs waiting for a slot (default 4)
@@ -57,9 +58,7 @@ MEMORY_VARIABLE = "BPE_EXPLORER_JOB_MEMORY_MB"  # a child's address-space cap (d
 SECONDS_VARIABLE = "BPE_EXPLORER_JOB_SECONDS"  # a child's time cap (default 600)
 DEFAULT_SLOTS, DEFAULT_QUEUE, DEFAULT_MEMORY_MB, DEFAULT_SECONDS = 1, 4, 6000, 600
 POLL_SECONDS = 0.1  # how often a waiting caller is asked still_wanted() and shown its place
-PROGRESS_PER_SECOND = 20  # the child sends at most this many progress messages a second
 _ROOT = Path(__file__).resolve().parents[2]  # the folder that holds `explorer`
-_HEADER = struct.Struct(">Q")
 
 
 class JobError(ValueError):
@@ -178,7 +177,7 @@ class JobRunner:
     ) -> T:
         job = pickle.dumps((function, args, kwargs, progress is not None, self.memory_mb))
         child = subprocess.Popen(
-            [sys.executable, "-m", "explorer.base.child_jobs", str(os.getpid())],
+            [sys.executable, "-m", "explorer.base.job_child", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=_ROOT,
@@ -218,6 +217,8 @@ class JobRunner:
                 return body
             elif kind == "error":
                 raise _rebuilt(body)
+            elif kind == "memory":
+                raise JobError(f"the work needed more than {body:,} MB")
             elif kind == "closed":
                 code = child.wait()
                 raise JobError(f"the worker process stopped unexpectedly (exit code {code})")
@@ -263,7 +264,7 @@ def _child_environment() -> dict[str, str]:
 def _send_job(child: subprocess.Popen[bytes], job: bytes) -> None:
     assert child.stdin is not None
     try:
-        child.stdin.write(_HEADER.pack(len(job)) + job)
+        child.stdin.write(HEADER.pack(len(job)) + job)
         child.stdin.close()
     except BrokenPipeError:  # the child died at once; its reader reports "closed"
         pass
@@ -300,10 +301,10 @@ def _read_messages(stream: IO[bytes] | None, messages: Queue[tuple[str, Any]]) -
     assert stream is not None
     try:
         while True:
-            header = stream.read(_HEADER.size)
-            if len(header) < _HEADER.size:
+            header = stream.read(HEADER.size)
+            if len(header) < HEADER.size:
                 break
-            (size,) = _HEADER.unpack(header)
+            (size,) = HEADER.unpack(header)
             body = stream.read(size)
             if len(body) < size:
                 break
@@ -331,100 +332,3 @@ def _rebuilt(error: tuple[str, str, bytes | None, str]) -> BaseException:
     rebuilt = kind.__new__(kind)
     Exception.__init__(rebuilt, message)
     return rebuilt
-
-
-# --- the child's side ----------------------------------------------------------------------
-
-
-def _count_to(n: int, progress: Progress | None = None) -> int:
-    """A tiny job for the examples and tests: counts to n, reporting each step."""
-    for done in range(1, n + 1):
-        if progress is not None:
-            progress("counting", done, n)
-    return n
-
-
-def _sleep_then(seconds: float, value: Any = None, progress: Progress | None = None) -> Any:
-    """A job for the tests: reports, sleeps, and returns `value`."""
-    if progress is not None:
-        progress("sleeping", 0, 1)
-    time.sleep(seconds)
-    return value
-
-
-def _child_main() -> None:
-    """Read one job from stdin, do it, write its progress and its result to stdout."""
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # subtle: a print() in the job must not corrupt the frames
-    _end_with_parent(int(sys.argv[1]))
-    (size,) = _HEADER.unpack(stdin.read(_HEADER.size))
-    function, args, kwargs, wants_progress, memory_mb = pickle.loads(stdin.read(size))
-    if memory_mb:
-        _cap_memory(memory_mb)
-
-    def send(message: tuple[str, Any]) -> None:
-        body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-        stdout.write(_HEADER.pack(len(body)) + body)
-        stdout.flush()
-
-    if wants_progress:
-        kwargs = {**kwargs, "progress": _throttled(send)}
-    try:
-        result = function(*args, **kwargs)
-    except MemoryError:
-        send(("error", _error_shape(JobError(f"the work needed more than {memory_mb:,} MB"))))
-        return
-    except Exception as exc:  # every error goes back to the caller
-        send(("error", _error_shape(exc)))
-        return
-    send(("result", result))
-
-
-def _end_with_parent(parent: int) -> None:
-    """Exit when the parent has gone (a server stopped by a signal runs no `finally`):
-    no job outlives the server that wanted it. `parent` comes from the command line:
-    # subtle: the parent may be gone before this Python has even started"""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def _throttled(send: Callable[[tuple[str, Any]], None]) -> Progress:
-    last = [0.0]
-
-    def progress(phase: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - last[0] < 1 / PROGRESS_PER_SECOND and done < total:
-            return
-        last[0] = now
-        send(("progress", (phase, done, total)))
-
-    return progress
-
-
-def _error_shape(exc: Exception) -> tuple[str, str, bytes | None, str]:
-    try:
-        pickled: bytes | None = pickle.dumps(exc)
-        pickle.loads(pickled)
-    except Exception:  # rebuilt from class and message instead
-        pickled = None
-    kind = type(exc)
-    return kind.__module__, kind.__qualname__, pickled, str(exc)
-
-
-def _cap_memory(memory_mb: int) -> None:
-    try:
-        import resource
-
-        limit = memory_mb << 20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ImportError, ValueError, OSError):  # not on this system: uncapped
-        pass
-
-
-if __name__ == "__main__":
-    _child_main()

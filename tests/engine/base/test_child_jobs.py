@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from explorer import train
-from explorer.base import child_jobs
+from explorer.base import child_jobs, job_child
 from explorer.base.child_jobs import JobCancelled, JobError, JobRunner, ServerBusy
 from explorer.files.formats import FormatError
 from explorer.files.loading import load_uploads
@@ -82,7 +82,7 @@ class Background:
 
 def test_progress_arrives_in_order_and_ends_full() -> None:
     seen: list[tuple[str, int, int]] = []
-    assert JobRunner().run(child_jobs._count_to, 5, progress=lambda *step: seen.append(step)) == 5
+    assert JobRunner().run(job_child.count_to, 5, progress=lambda *step: seen.append(step)) == 5
     assert seen[-1] == ("counting", 5, 5)
     assert [done for _, done, _ in seen] == sorted(done for _, done, _ in seen)
 
@@ -103,7 +103,7 @@ def test_a_training_in_a_child_equals_one_here() -> None:
 def test_cancel_ends_and_reaps_the_child() -> None:
     runner, wanted = JobRunner(), threading.Event()
     wanted.set()
-    job = Background(runner, child_jobs._sleep_then, 60, still_wanted=wanted.is_set)
+    job = Background(runner, job_child.sleep_then, 60, still_wanted=wanted.is_set)
     assert until(lambda: bool(runner.children))
     (pid,) = runner.children
     assert pid_alive(pid)
@@ -126,7 +126,7 @@ def test_a_stop_signal_raised_by_still_wanted_ends_the_child_too() -> None:
             raise StopScript
         return True
 
-    job = Background(runner, child_jobs._sleep_then, 60, still_wanted=still_wanted)
+    job = Background(runner, job_child.sleep_then, 60, still_wanted=still_wanted)
     assert until(lambda: bool(runner.children))
     (pid,) = runner.children
     stop.set()
@@ -138,7 +138,7 @@ def test_a_full_queue_says_the_server_is_busy_and_a_queued_job_hears_its_place()
     runner, wanted = JobRunner(slots=1, queue_limit=1), threading.Event()
     wanted.set()
     places: list[int] = []
-    first = Background(runner, child_jobs._sleep_then, 60, "first", still_wanted=wanted.is_set)
+    first = Background(runner, job_child.sleep_then, 60, "first", still_wanted=wanted.is_set)
     assert until(lambda: runner.busy() == (1, 0))
     second = Background(runner, pow, 2, 5, still_wanted=wanted.is_set, waiting=places.append)
     assert until(lambda: runner.busy() == (1, 1) and bool(places))
@@ -154,9 +154,9 @@ def test_a_full_queue_says_the_server_is_busy_and_a_queued_job_hears_its_place()
 
 def test_a_queued_job_runs_when_the_slot_frees() -> None:
     runner = JobRunner(slots=1, queue_limit=1)
-    first = Background(runner, child_jobs._sleep_then, 0.5, "first")
+    first = Background(runner, job_child.sleep_then, 0.5, "first")
     assert until(lambda: runner.busy()[0] == 1)
-    second = Background(runner, child_jobs._sleep_then, 0, "second")
+    second = Background(runner, job_child.sleep_then, 0, "second")
     assert first.join() == "first"
     assert second.join() == "second"
 
@@ -186,7 +186,7 @@ def test_the_memory_cap_is_a_clear_error() -> None:
 def test_the_time_cap_ends_the_child() -> None:
     runner = JobRunner(time_limit_s=0.3)
     with pytest.raises(JobError, match=r"limit of 0\.3 s"):
-        runner.run(child_jobs._sleep_then, 60)
+        runner.run(job_child.sleep_then, 60)
     assert not runner.children
 
 
@@ -225,13 +225,14 @@ def test_a_child_ends_when_its_parent_is_killed() -> None:
     """A server killed outright runs no `finally`: the child notices and exits."""
     middle_code = (
         "import threading, time\n"
-        "from explorer.base.child_jobs import JobRunner, _sleep_then\n"
+        "from explorer.base.child_jobs import JobRunner\n"
+        "from explorer.base.job_child import sleep_then\n"
         "runner = JobRunner()\n"
         "def tell():\n"
         "    while not runner.children: time.sleep(0.02)\n"
         "    print(next(iter(runner.children)), flush=True)\n"
         "threading.Thread(target=tell, daemon=True).start()\n"
-        "runner.run(_sleep_then, 60)\n"
+        "runner.run(sleep_then, 60)\n"
     )
     root = Path(child_jobs.__file__).resolve().parents[2]
     middle = subprocess.Popen(
