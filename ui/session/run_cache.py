@@ -20,6 +20,7 @@ from explorer import (
     train,
     train_word_counts,
 )
+from explorer.base.child_jobs import ServerBusy
 from explorer.files.bundled import load_bundled_in_a_child
 from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.files.loading import parse_model_with_history
@@ -110,8 +111,9 @@ def stored_results_cached(
 ) -> tuple[Tokenizer, MergeHistory]:
     """A trained run's results, read once from the server's disk (no retraining).
 
-    Raises LookupError when the disk has none (so nothing is cached); the session that
-    has just trained and saved a run passes its results as `_trained`.
+    Raises LookupError when the disk has none (so nothing is cached), ServerBusy when a
+    large run file waits for a child and the queue is full; the session that has just
+    trained and saved a run passes its results as `_trained`.
     """
     if _trained is not None:
         return _trained
@@ -125,6 +127,8 @@ def stored_results_cached(
         if reads_here(stored.model, stored.history):
             return parse_model_with_history(stored.model, stored.history)
         return in_a_child(parse_model_with_history, stored.model, stored.history)
+    except ServerBusy:  # the file is fine: retraining would only queue again
+        raise
     except ValueError as exc:
         raise LookupError(str(exc)) from None
 
