@@ -93,6 +93,7 @@ class StreamlitClient:
         self.page_name = ""
         self.query_string = ""
         self.cache: dict[str, ForwardMsg] = {}  # hash -> a cacheable message
+        self.session_id = ""  # the server's name for this session (uploads need it)
 
     def request(self, trigger: str | None) -> BackMsg:
         """The rerun request a browser would send now (plus a button's trigger)."""
@@ -153,6 +154,7 @@ class StreamlitClient:
                 self.query_string = message.page_info_changed.query_string
             elif kind == "new_session":
                 self.page_hash = message.new_session.page_script_hash
+                self.session_id = message.new_session.initialize.session_id or self.session_id
                 run.fragment_ids = list(message.metadata.run.fragment_ids)
                 if not message.metadata.run.fragment_ids:
                     # a new run of the page: the widgets on screen are the ones it draws

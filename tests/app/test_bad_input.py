@@ -86,6 +86,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import explorer.encoding.pretokenize
+import ui.session.run_cache
 from explorer import FormatError, Tokenizer, tokens_to_html, train
 from explorer.analysis.stats import counted_stats
 from explorer.encoding.pretokenize import PatternError, compile_pattern
@@ -245,6 +246,8 @@ def test_3_an_invalid_regex_shows_the_engines_message(pattern: str) -> None:
 def test_4a_a_catastrophic_regex_stops_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
     # the bound is the engine's (regex's own timeout); a small one keeps this test quick
     monkeypatch.setattr(explorer.encoding.pretokenize, "CUSTOM_TIMEOUT_SECONDS", 0.2)
+    # a custom regex trains in a child Python, which would not see the bound set here
+    monkeypatch.setattr(ui.session.run_cache, "trains_here", lambda *_: True)
     app = opened("train")
     before = session(app)
     use_regex(paste(app, "a" * 3_000 + "b", 300), "(a+)+$")

@@ -20,12 +20,14 @@ from explorer import (
     train,
     train_word_counts,
 )
+from explorer.base.child_jobs import ServerBusy
 from explorer.files.bundled import load_bundled_in_a_child
 from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.files.loading import parse_model_with_history
 from explorer.training.learner import ProgressCallback
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
 from ui.session import run_store
+from ui.session.heavy_work import in_a_child, reads_here, trains_here
 from ui.session.lru import SharedLru
 from ui.session.run_spec import BUNDLED_RUNS, RunKind
 
@@ -46,30 +48,27 @@ def train_cached(
     """Train once per distinct input; every session and page shares the result (read only).
 
     `tie_rule` is a TieRule's name ("first-occurrence" or "lowest-ids"): a plain key.
+    Trainings above ui.session.heavy_work's sizes run in a child Python (ended when the
+    session cancels or goes), so the pages of everyone else do not wait on them.
     """
+    here = trains_here(texts, vocab_size, "none" if kind is RunKind.WORD_COUNTS else pattern)
     if kind is RunKind.WORD_COUNTS:
-        return train_word_counts(
-            "\n".join(texts),
-            vocab_size,
-            special_tokens=special_tokens,
-            min_count=min_count,
-            progress=_progress,
-            tie_rule=tie_rule,
-        )
-    return train(
-        list(texts),
-        vocab_size,
-        pattern=pattern,
-        special_tokens=special_tokens,
-        min_count=min_count,
-        progress=_progress,
-        tie_rule=tie_rule,
-    )
+        function, text = train_word_counts, "\n".join(texts)
+        settings: dict[str, object] = {"special_tokens": special_tokens, "min_count": min_count}
+    else:
+        function, text = train, list(texts)
+        settings = {"pattern": pattern, "special_tokens": special_tokens, "min_count": min_count}
+    settings["tie_rule"] = tie_rule
+    if here:
+        return function(text, vocab_size, progress=_progress, **settings)
+    return in_a_child(function, text, vocab_size, progress=_progress, **settings)
 
 
 @st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
 def model_cached(model_text: str) -> Tokenizer:
-    return parse_model(model_text, source="the uploaded .model")
+    if reads_here(model_text):
+        return parse_model(model_text, source="the uploaded .model")
+    return in_a_child(parse_model, model_text, source="the uploaded .model")
 
 
 @st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
@@ -80,7 +79,9 @@ def imported_cached(text_key: str, _text: str, _parsed: Tokenizer | None = None)
     """
     if _parsed is not None:
         return _parsed
-    return parse_tokenizer_json(_text, source="the imported tokenizer.json")
+    if reads_here(_text):
+        return parse_tokenizer_json(_text, source="the imported tokenizer.json")
+    return in_a_child(parse_tokenizer_json, _text, source="the imported tokenizer.json")
 
 
 @st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
@@ -97,7 +98,9 @@ def history_run_cached(
     """
     if _parsed is not None:
         return _parsed
-    return parse_model_with_history(_model_text, _history_text)
+    if reads_here(_model_text, _history_text):
+        return parse_model_with_history(_model_text, _history_text)
+    return in_a_child(parse_model_with_history, _model_text, _history_text)
 
 
 # subtle: one entry per live run, like train_cached: with fewer, a room of thirty evicts
@@ -108,8 +111,9 @@ def stored_results_cached(
 ) -> tuple[Tokenizer, MergeHistory]:
     """A trained run's results, read once from the server's disk (no retraining).
 
-    Raises LookupError when the disk has none (so nothing is cached); the session that
-    has just trained and saved a run passes its results as `_trained`.
+    Raises LookupError when the disk has none (so nothing is cached), ServerBusy when a
+    large run file waits for a child and the queue is full; the session that has just
+    trained and saved a run passes its results as `_trained`.
     """
     if _trained is not None:
         return _trained
@@ -120,7 +124,11 @@ def stored_results_cached(
     if stored is None or stored.model is None or stored.history is None:
         raise LookupError(store_key)
     try:
-        return parse_model_with_history(stored.model, stored.history)
+        if reads_here(stored.model, stored.history):
+            return parse_model_with_history(stored.model, stored.history)
+        return in_a_child(parse_model_with_history, stored.model, stored.history)
+    except ServerBusy:  # the file is fine: retraining would only queue again
+        raise
     except ValueError as exc:
         raise LookupError(str(exc)) from None
 

@@ -6,6 +6,7 @@ import contextvars
 import time
 from collections.abc import Callable
 
+from ui.session.heavy_work import WAITING
 from ui.views.formatting import plural
 
 
@@ -25,11 +26,13 @@ def progress_reporter(
 
     def report(phase: str, done: int, total: int) -> None:
         now = time.monotonic()
-        if now - last[0] < 1 / per_second and done < total:
+        if now - last[0] < 1 / per_second and (done < total or phase == WAITING):
             return
         last[0] = now
-        fraction = min(1.0, done / total) if total else 1.0
-        if phase == "merging":
+        fraction = min(1.0, done / total) if total else float(phase != WAITING)
+        if phase == WAITING:  # done is the number of jobs ahead in the server's queue
+            text = f"Waiting for the server: {plural(done, 'job')} ahead of this one…"
+        elif phase == "merging":
             text = f"Merging: {done:,} of {plural(total, 'merge')}"
         else:
             text = f"Counting chunks: {done:,} of {total:,} bytes"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from explorer.base.child_jobs import JobCancelled
 from ui.session import state as keys
 from ui.session import train_inputs as form
 from ui.session.runs import RunSpec, add_run, train_spec
@@ -51,15 +52,34 @@ def requested_run() -> tuple[RunSpec, form.Corpus]:
     return spec, corpus
 
 
+CANCEL = "train_cancel"  # the Cancel button under a training's progress bar
+CANCELLED = "Training cancelled: its worker process has been stopped."
+
+
 def train_and_add(spec: RunSpec, texts: tuple[str, ...]) -> None:
-    """Train (cached) with a progress bar, keep the run, and show it."""
+    """Train (cached) with a progress bar and a Cancel button, keep the run, and show it.
+
+    A large training runs in a child Python (ui.session.heavy_work); clicking Cancel
+    reruns this script, which stops the wait and ends the child before the rerun starts.
+    """
     bar = st.progress(0.0, text="Counting chunks…")
+    cancel = st.empty()
+    # subtle: drawn before the blocking wait: a click during it is a rerun, which Streamlit
+    # raises in the wait's next poll; the callback then tells the visitor in the next run
+    cancel.button("Cancel", key=CANCEL, icon=":material/cancel:", on_click=_cancelled)
     report = progress.progress_reporter(lambda fraction, text: bar.progress(fraction, text=text))
     try:
         train_spec(spec, texts, report)
+    except JobCancelled:  # the session has gone: no one is left to tell
+        return
     except ValueError as exc:  # the engine's errors say what to change
         bar.empty()
+        cancel.empty()
         st.error(f"Training stopped: {markdown_text(str(exc))}")
         return
     add_run(spec, texts)
     st.rerun()
+
+
+def _cancelled() -> None:
+    st.toast(CANCELLED, icon=":material/cancel:")
