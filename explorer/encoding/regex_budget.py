@@ -20,9 +20,12 @@ a server, other sessions' threads count too, so a budget runs out sooner, never 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class BudgetSpent(TimeoutError):
@@ -112,3 +115,21 @@ def regex_budget(seconds: float, purpose: str) -> Iterator[RegexBudget]:
         yield budget
     finally:
         _current.reset(token)
+
+
+def within_budget(
+    seconds: float | None, purpose: str, function: Callable[..., T], /, *args: Any, **kwargs: Any
+) -> T:
+    """function(*args, **kwargs) inside a budget of `seconds` (None: no budget of its own).
+
+    How work sent to a child Python keeps what its page view had left: the child opens
+    a budget of that many seconds around the work, so one page view's regex time stays
+    one budget wherever its work runs.
+
+    >>> within_budget(1.5, "this page", lambda: current_budget().seconds)
+    1.5
+    """
+    if seconds is None:
+        return function(*args, **kwargs)
+    with regex_budget(seconds, purpose):
+        return function(*args, **kwargs)

@@ -35,6 +35,7 @@ from ui.session.markdown import WORD_JOINER
 
 # a file name cannot hold "/": the image is relative, so it would ask the app's own server
 FILE_STEM = "[Log in again](https:evil.example) ![x](track.png)"
+NEUTRAL = "Loaded .model"  # what a link opener sees for a .model run (ui/session/opening.py)
 IMAGE_TOKEN = "![t](http://127.0.0.1:9/track.png)"
 TRACKER = "127.0.0.1:9"
 SEARCH = "[Log in](https://evil.example) :red[r] $y$"
@@ -105,15 +106,18 @@ def test_a_model_named_as_markdown_is_text_for_the_next_visitor(
     visitor, visitor_asked = second_visitor
     open_link(visitor, app.url)
     assert_no_markup(visitor, visitor_asked)
-    assert f"{FILE_STEM}.model" in sidebar_caption(visitor)  # shown as it was written
-    assert sidebar_tokenizer(visitor).startswith(FILE_STEM)  # a selectbox shows text,
+    # the link's opener never sees a name another visitor chose (link poisoning): a
+    # neutral one says what the run is
+    assert "Log in again" not in sidebar_caption(visitor)
+    assert "a .model file" in sidebar_caption(visitor)
+    assert sidebar_tokenizer(visitor).startswith(NEUTRAL)  # a selectbox shows text,
     sidebar_tokenizer_input(visitor).click()  # in its menu too
-    expect(visitor.get_by_role("option").filter(has_text=FILE_STEM)).to_have_count(1)
+    expect(visitor.get_by_role("option").filter(has_text=NEUTRAL)).to_have_count(1)
     expect(visitor.locator('[role="option"] a, [role="option"] img')).to_have_count(0)
     visitor.keyboard.press("Escape")
     go_to(visitor, "Tokens")
     encoding = main_area(visitor).get_by_text("Encoding with", exact=False).first
-    expect(encoding).to_contain_text(f"Encoding with {FILE_STEM}")
+    expect(encoding).to_contain_text(f"Encoding with {NEUTRAL}")
     assert_no_markup(visitor, visitor_asked)
     # Vocabulary writes a searched text in a code span (ui/vocabulary/lineage.code)
     go_to(visitor, "Vocabulary")

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from explorer.base.child_jobs import JobRunner, runner_from_env
 from explorer.encoding.pretokenize import PRESETS, preset_name
+from explorer.encoding.regex_budget import current_budget, within_budget
 from explorer.training.learner import ProgressCallback
 
 T = TypeVar("T")
@@ -100,7 +101,13 @@ def in_a_child(
     own stop or rerun signal when the session stops or reruns (the child is ended first).
     """
     waiting = None if progress is None else (lambda ahead: progress(WAITING, ahead, 0))
+    page = current_budget()  # the child keeps what the page view has left of its regex time
+    seconds = None if page is None else page.remaining()
+    purpose = "" if page is None else page.limiting().purpose
     return runner().run(
+        within_budget,
+        seconds,
+        purpose,
         function,
         *args,
         progress=progress,

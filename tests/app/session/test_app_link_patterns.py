@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import explorer.encoding.pretokenize
+import ui.session.run_cache
 import ui.shell
 from tests.app_support import open_app, texts_of
 from ui.session import opening
@@ -51,6 +52,8 @@ def test_a_slow_pattern_opens_the_sample_on_its_own_pattern(
 ) -> None:
     monkeypatch.setattr(explorer.encoding.pretokenize, "CUSTOM_TIMEOUT_SECONDS", 0.1)
     monkeypatch.setattr(explorer.encoding.pretokenize, "CUSTOM_TIMEOUT_SECONDS_PER_MB", 0.0)
+    # a child Python would not see the patched seconds: train this custom regex here
+    monkeypatch.setattr(ui.session.run_cache, "trains_here", lambda *_: True)
     app = open_app(query={"sample": "shakespeare", "pattern": SLOW})
     assert not app.exception
     [notice] = notices(app)

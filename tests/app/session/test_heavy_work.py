@@ -10,7 +10,7 @@ import pytest
 from explorer import train
 from explorer.base.child_jobs import JobRunner, ServerBusy
 from explorer.files.loading import load_uploads
-from tests.app_support import open_app
+from tests.app_support import open_app, texts_of
 from ui.session import heavy_work
 from ui.session.run_spec import RunKind
 from ui.train.progress import progress_reporter
@@ -86,7 +86,7 @@ def test_a_full_queue_is_a_message_on_the_train_page(monkeypatch: pytest.MonkeyP
     app.text_area(key="train_paste").input(random_words(heavy_work.TRAIN_HERE_MAX_BYTES + 10, 3))
     app.run().button(key="train_go").click().run()
     assert not app.exception
-    assert any("the server is busy: 5 jobs ahead" in error.value for error in app.error)
+    assert any("the server is busy: 5 jobs ahead" in error for error in texts_of(app.error))
 
 
 def _tiktoken(tokens: int) -> bytes:
