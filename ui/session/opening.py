@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -32,6 +31,7 @@ from explorer.training.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, sp
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 from ui.session import link_budget, run_store
 from ui.session import state as keys
+from ui.session.lru import SharedLru
 from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, first_words, run_name, text_key
 from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec, train_spec
@@ -220,8 +220,8 @@ def retrain_from_link(settings: dict[str, str]) -> None:
 
 
 # (text key, pattern) -> why it failed: a later visitor of the same link waits for nothing
-_SLOW_LINK_PATTERNS: OrderedDict[tuple[str, str], str] = OrderedDict()
 SLOW_LINK_PATTERNS_KEPT = 64
+_SLOW_LINK_PATTERNS = SharedLru(SLOW_LINK_PATTERNS_KEPT)  # every session's thread uses it
 
 
 def _slow_pattern_problem(spec: RunSpec, texts: tuple[str, ...]) -> str:
@@ -242,9 +242,7 @@ def _slow_pattern_problem(spec: RunSpec, texts: tuple[str, ...]) -> str:
     try:
         train_spec(spec, texts)
     except PatternError as exc:
-        _SLOW_LINK_PATTERNS[known] = str(exc)
-        while len(_SLOW_LINK_PATTERNS) > SLOW_LINK_PATTERNS_KEPT:
-            _SLOW_LINK_PATTERNS.popitem(last=False)
+        _SLOW_LINK_PATTERNS.put(known, str(exc))
         return str(exc)
     return ""
 

@@ -4,8 +4,6 @@ budget. The budgets are patched small so that each test is quick; no test times 
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -15,6 +13,7 @@ import ui.shell
 from tests.app_support import open_app, texts_of
 from ui.session import opening
 from ui.session import state as keys
+from ui.session.lru import SharedLru
 from ui.session.samples import SAMPLES
 
 HUGE = "(?:(?:a{100}){100}){1000}"  # issue 21: 1.4 GB per distinct link
@@ -23,7 +22,7 @@ SLOW = r"(?:[\w\s]|\w\s)+\d"  # issue 21: an uncaught PatternError in init_sessi
 
 @pytest.fixture(autouse=True)
 def fresh_memory_of_slow_patterns(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(opening, "_SLOW_LINK_PATTERNS", OrderedDict())
+    monkeypatch.setattr(opening, "_SLOW_LINK_PATTERNS", SharedLru(opening.SLOW_LINK_PATTERNS_KEPT))
 
 
 def notices(app) -> list[str]:
