@@ -117,6 +117,18 @@ def in_a_child(
     )
 
 
+def parse_sized(function: Callable[..., T], *texts: str, **kwargs: Any) -> T:
+    """function(*texts, **kwargs): here when the texts are small (`reads_here`), else in a
+    child Python, as `in_a_child` does it.
+
+    >>> parse_sized(len, "small")
+    5
+    """
+    if reads_here(*texts):
+        return function(*texts, **kwargs)
+    return in_a_child(function, *texts, **kwargs)
+
+
 def session_still_wanted() -> Callable[[], bool] | None:
     """A check for the polling loop: raises Streamlit's stop/rerun signal when this script
     run should end (Cancel clicked, browser closed), and says False once the runtime has

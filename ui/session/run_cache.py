@@ -27,7 +27,7 @@ from explorer.files.loading import parse_model_with_history
 from explorer.training.learner import ProgressCallback
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
 from ui.session import run_store
-from ui.session.heavy_work import in_a_child, reads_here, trains_here
+from ui.session.heavy_work import in_a_child, parse_sized, trains_here
 from ui.session.lru import SharedLru
 from ui.session.run_spec import BUNDLED_RUNS, RunKind
 
@@ -66,9 +66,7 @@ def train_cached(
 
 @st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
 def model_cached(model_text: str) -> Tokenizer:
-    if reads_here(model_text):
-        return parse_model(model_text, source="the uploaded .model")
-    return in_a_child(parse_model, model_text, source="the uploaded .model")
+    return parse_sized(parse_model, model_text, source="the uploaded .model")
 
 
 @st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
@@ -79,9 +77,7 @@ def imported_cached(text_key: str, _text: str, _parsed: Tokenizer | None = None)
     """
     if _parsed is not None:
         return _parsed
-    if reads_here(_text):
-        return parse_tokenizer_json(_text, source="the imported tokenizer.json")
-    return in_a_child(parse_tokenizer_json, _text, source="the imported tokenizer.json")
+    return parse_sized(parse_tokenizer_json, _text, source="the imported tokenizer.json")
 
 
 @st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
@@ -98,9 +94,7 @@ def history_run_cached(
     """
     if _parsed is not None:
         return _parsed
-    if reads_here(_model_text, _history_text):
-        return parse_model_with_history(_model_text, _history_text)
-    return in_a_child(parse_model_with_history, _model_text, _history_text)
+    return parse_sized(parse_model_with_history, _model_text, _history_text)
 
 
 # subtle: one entry per live run, like train_cached: with fewer, a room of thirty evicts
@@ -124,9 +118,7 @@ def stored_results_cached(
     if stored is None or stored.model is None or stored.history is None:
         raise LookupError(store_key)
     try:
-        if reads_here(stored.model, stored.history):
-            return parse_model_with_history(stored.model, stored.history)
-        return in_a_child(parse_model_with_history, stored.model, stored.history)
+        return parse_sized(parse_model_with_history, stored.model, stored.history)
     except ServerBusy:  # the file is fine: retraining would only queue again
         raise
     except ValueError as exc:
