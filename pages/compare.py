@@ -1,7 +1,8 @@
 """Compare: compression as the vocabulary grows, one passage at several sizes or tokenizers,
 two tokenizers merge by merge, 26 languages, and how much of the vocabulary OpenAI's have.
 
-Each section is a function of ui/compare/; the page lays them out in order.
+Each section is a function of ui/compare/; the page lists them in SECTIONS, one row each,
+and ui/compare/sections.py draws them as tabs of which only the open one runs.
 """
 
 from __future__ import annotations
@@ -14,11 +15,23 @@ from ui.compare.languages import language_growth_section, languages_section
 from ui.compare.overlap import overlap_section
 from ui.compare.pair.section import pair_section
 from ui.compare.passage import passage_section
+from ui.compare.sections import Section, run_only, show_sections
 from ui.session.runs import current_run_or_error, trained_vocab_size, view_vocab_size
 from ui.shell import run_page
 from ui.views.formatting import markdown_text
-from ui.views.section import guarded
 from ui.views.token_view import fmt_int
+
+# (tab, what a failure calls it, the function): rows with one tab title share that tab.
+# subtle: built at each run, so the functions are looked up then (tests patch them)
+SECTIONS = [
+    Section("Compression", "The compression curve", curve_section),
+    Section("Compression", "The held-out comparison", heldout_section),
+    Section("One passage", "The passage at several sizes", run_only(passage_section)),
+    Section("Two tokenizers", "The merge-by-merge comparison", run_only(pair_section)),
+    Section("Languages", "The languages comparison", run_only(languages_section)),
+    Section("Languages", "The languages' growth", run_only(language_growth_section)),
+    Section("GPT overlap", "The overlap with OpenAI's vocabularies", run_only(overlap_section)),
+]
 
 
 def main() -> None:
@@ -32,24 +45,7 @@ def main() -> None:
         f"{fmt_int(trained_vocab_size(run))}); the sidebar's view size, {fmt_int(size)}, is "
         "marked on the chart."
     )
-    with guarded("The compression curve"):
-        curve_section(run, size)
-    with guarded("The held-out comparison"):
-        heldout_section(run, size)
-    st.divider()
-    with guarded("The passage at several sizes"):
-        passage_section(run)
-    st.divider()
-    with guarded("The merge-by-merge comparison"):
-        pair_section(run)
-    st.divider()
-    with guarded("The languages comparison"):
-        languages_section(run)
-    with guarded("The languages' growth"):
-        language_growth_section(run)
-    st.divider()
-    with guarded("The overlap with OpenAI's vocabularies"):
-        overlap_section(run)
+    show_sections(SECTIONS, run, size)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

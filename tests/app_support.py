@@ -30,6 +30,20 @@ def open_app(page: str | None = None, query: dict[str, str] | None = None) -> Ap
     return app
 
 
+def open_compare(tab: str, query: dict[str, str] | None = None) -> AppTest:
+    """Compare opened on one of its tabs (pages/compare.py's SECTIONS), as a link to that
+    tab does (`?compare_section=`): only the open tab's sections run."""
+    return open_app("compare", {**(query or {}), keys.COMPARE_SECTION: tab})
+
+
+def open_tab(app: AppTest, tab: str) -> AppTest:
+    """Open another of Compare's tabs, as a click on it does; then run the page."""
+    app.session_state[keys.COMPARE_SECTION] = tab
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
 def raw_texts(elements) -> list[str]:
     """The Markdown sources of a list of elements (markdown, captions, titles...)."""
     return [str(element.value) for element in elements]

@@ -91,7 +91,16 @@ from explorer import FormatError, Tokenizer, tokens_to_html, train
 from explorer.analysis.stats import counted_stats
 from explorer.encoding.pretokenize import PatternError, compile_pattern
 from explorer.files.formats import merges_json, model_text
-from tests.app_support import labels, open_app, pasted_name, texts_of, token_views, use_run
+from tests.app_support import (
+    labels,
+    open_app,
+    open_compare,
+    open_tab,
+    pasted_name,
+    texts_of,
+    token_views,
+    use_run,
+)
 from ui.animate import animation as anim
 from ui.session import state as keys
 from ui.session import train_inputs as form
@@ -115,7 +124,7 @@ SHAKESPEARE_MERGES = 1744  # the default run: Shakespeare, gpt4, vocab size 2,00
 def opened(page: str) -> AppTest:
     """The app on `page`, after typing on another page and moving the view size."""
     other, key = ("compare", "compare_passage") if page == "tokens" else ("tokens", "tokens_text")
-    app = open_app(other)
+    app = open_compare("One passage") if other == "compare" else open_app(other)
     app.text_area(key=key).input(TYPED).run()
     app.sidebar.slider(key=keys.SIDEBAR_VIEW_SIZE).set_value(VIEW).run()
     app.switch_page(f"pages/{page}.py").run()
@@ -568,10 +577,10 @@ def test_9e_empty_compare_texts_say_what_to_do() -> None:
     app = opened("compare")
     before = session(app)
     app.text_area(key="compare_text").input("").run()
-    app.text_area(key="compare_passage").input("").run()
     infos = texts_of(app.info)
     assert "Type or load a text above to draw its curve beside the training corpus." in infos
-    assert "Type a passage above to see it side by side." in infos
+    open_tab(app, "One passage").text_area(key="compare_passage").input("").run()
+    assert "Type a passage above to see it side by side." in texts_of(app.info)
     before["typed"] = {**before["typed"], "compare_passage": ""}
     assert_kept(app, before)
 
@@ -597,7 +606,7 @@ def test_11_a_run_without_merges_says_why() -> None:
         for i in texts_of(app.info)
     )
     app.switch_page("pages/compare.py").run()
-    assert not app.exception
+    open_tab(app, "One passage")
     assert any("256 (bytes only) is its one vocab size" in i for i in texts_of(app.info))
 
 

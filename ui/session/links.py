@@ -12,6 +12,8 @@ The pages add their own:
                     encode=… and encode_step=N (encode step by step: its text, when at
                     most MAX_LINK_TEXT characters, and the step on screen)
     Vocabulary      token=ID (the token whose lineage is shown)
+    Compare         compare_section=TAB (the open tab, bound to the URL by Streamlit;
+                    the first tab, Compression, leaves it out: ui/compare/sections.py)
     every page      view=N  (the sidebar's view size, when below the run's full size)
 
     >>> url_params(RunSpec("x", "Pasted text", "k", 300, "gpt4"), view_size=280)["view"]

@@ -130,6 +130,7 @@ VOCAB_COUNT_DESCENDANTS = "vocab_count_descendants"
 
 # --- Compare (its text: text_with_menu, prefix "compare") ------------------------------
 COMPARE = "compare"  # prefix of compare_text and compare_load
+COMPARE_SECTION = "compare_section"  # the open tab (ui/compare/sections.py), bound to the URL
 COMPARE_TEXT = "compare_text"
 COMPARE_TEXT_RUN = "compare_text_run"
 COMPARE_TEXT_EDITED = "compare_text_edited"

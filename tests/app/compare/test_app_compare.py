@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from explorer import train
 from explorer.files.formats import model_text
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, open_compare, open_tab, texts_of
 from ui.session.run_spec import RunSpec, text_key
 from ui.session.samples import SAMPLE_DIR, sample_text
 
@@ -67,7 +67,7 @@ def test_the_curve_follows_the_text() -> None:
 
 
 def test_the_passage_shrinks_as_the_vocabulary_grows() -> None:
-    app = open_app("compare")
+    app = open_compare("One passage")
     assert app.multiselect(key="compare_sizes").value == [256, 512, 2000]
     app.text_area(key="compare_passage").input("Before we proceed any further, hear me").run()
     counts = token_counts(app)
@@ -81,7 +81,7 @@ def test_the_passage_shrinks_as_the_vocabulary_grows() -> None:
 
 
 def test_two_tokenizers_side_by_side() -> None:
-    app = open_app("compare")
+    app = open_compare("One passage")
     assert any("Train another" in text for text in texts_of(app.info))
     assert app.get("page_link")
     texts = (sample_text("python"),)
@@ -110,6 +110,7 @@ def test_a_loaded_model_draws_only_your_text() -> None:
     add_run(app, spec, (model,), current=True)
     assert any(".model file" in text for text in texts_of(app.info))
     assert set(chart(app)[1][0]["Text"]) == {"Your text"}
+    open_tab(app, "One passage")
     assert app.multiselect(key="compare_sizes").value == [256, 300]
     assert len(token_counts(app)) >= 2
 
@@ -133,10 +134,20 @@ def test_another_run_brings_its_own_texts_unless_the_user_typed() -> None:
         name="udhr", source="udhr", text_key=text_key(texts), vocab_size=300, pattern="gpt4"
     )
     add_run(app, spec, texts, current=True)
-    assert app.text_area(key="compare_passage").value.startswith("Preamble")  # its corpus
     your_text = app.text_area(key="compare_text").value  # the UDHR trained it: Shakespeare
     assert your_text.startswith("First Citizen") and len(your_text) <= 20_000
-    app.text_area(key="compare_text").input("my own words").run()
+    assert (
+        open_tab(app, "One passage")
+        .text_area(key="compare_passage")
+        .value.startswith(
+            "Preamble"  # its corpus
+        )
+    )
+    open_tab(app, "Compression").text_area(key="compare_text").input("my own words").run()
     app.sidebar.selectbox(key="sidebar_run").set_value("Shakespeare · gpt4 · 2k").run()
-    assert app.text_area(key="compare_text").value == "my own words"
-    assert app.text_area(key="compare_passage").value.startswith("First Citizen")
+    assert app.text_area(key="compare_text").value == "my own words"  # kept in another tab
+    assert (
+        open_tab(app, "One passage")
+        .text_area(key="compare_passage")
+        .value.startswith("First Citizen")
+    )

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from explorer import Tokenizer, train
 from explorer.files.formats import model_text
-from tests.app_support import open_app, texts_of, use_run
+from tests.app_support import open_compare, texts_of, use_run
 from ui.compare.languages import HEATMAP_TITLE, TAX_TITLE
 from ui.session.run_spec import RunSpec, text_key
 from ui.session.runs import bundled_spec
@@ -38,7 +38,7 @@ def tax_table(app: AppTest) -> pd.DataFrame:
 
 
 def test_the_heatmap_has_every_language_at_every_sampled_size() -> None:
-    app = open_app("compare")
+    app = open_compare("Languages")
     spec, (cells, view) = chart_named(app, HEATMAP_TITLE)
     encoding = spec["layer"][0]["encoding"]
     assert encoding["x"]["title"] == "Vocab size"
@@ -65,7 +65,7 @@ def test_the_heatmap_has_every_language_at_every_sampled_size() -> None:
 
 
 def test_the_token_tax_follows_the_view_size() -> None:
-    app = open_app("compare")
+    app = open_compare("Languages")
     table = tax_table(app)
     assert list(table.columns) == [
         "Language",
@@ -92,7 +92,7 @@ def test_the_token_tax_follows_the_view_size() -> None:
 
 
 def test_a_run_with_no_merges_gets_a_message_not_a_heatmap() -> None:
-    app = open_app("compare")
+    app = open_compare("Languages")
     model = model_text(Tokenizer(pattern=""))
     use_run(
         app, RunSpec("bytes", "bytes.model", text_key((model,)), 256, "", kind="model"), (model,)
@@ -105,7 +105,7 @@ def test_a_run_with_no_merges_gets_a_message_not_a_heatmap() -> None:
 
 
 def test_a_bundled_vocabulary_is_costed_at_every_size() -> None:
-    app = open_app("compare")
+    app = open_compare("Languages")
     use_run(app, bundled_spec("gpt2"))
     _, (cells, _) = chart_named(app, HEATMAP_TITLE)
     assert cells["Vocab size"].max() == 50_256  # 256 bytes and 50,000 merges

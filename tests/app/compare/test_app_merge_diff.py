@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import Tokenizer, load_bundled, train
 from explorer.analysis.merge_diff import MergeDiff, merge_diff, merge_tokens
 from explorer.analysis.split_diff import differing_spans, token_boundaries
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_compare, texts_of
 from ui.session.run_spec import RunSpec, text_key
 
 TEXT = "the cat sat on the mat; the hat that the rat ate, and then the bat sat. " * 30
@@ -33,7 +33,7 @@ def spec_of(pattern: str) -> RunSpec:
 
 def with_runs(*patterns: str) -> AppTest:
     """The Compare page with runs trained on TEXT added (as Train adds them)."""
-    app = open_app("compare")
+    app = open_compare("Two tokenizers")
     specs = {spec.name: spec for spec in map(spec_of, patterns)}
     app.session_state["runs"] = {**app.session_state["runs"], **specs}
     app.session_state["texts"] = {**app.session_state["texts"], text_key((TEXT,)): (TEXT,)}
@@ -85,7 +85,7 @@ def split_views(app: AppTest) -> list[str]:
 
 
 def test_a_new_session_compares_its_run_with_gpt4() -> None:
-    app = open_app("compare")
+    app = open_compare("Two tokenizers")
     assert app.selectbox(key="compare_pair_a").value == SAMPLE
     assert app.selectbox(key="compare_pair_b").value == GPT4
     assert "A at vocab size 2,000: 1,744 merges, all of them · B at vocab size 2,000: " in " ".join(
@@ -153,7 +153,7 @@ def test_the_tables_filter_by_text_or_hex() -> None:
 
 
 def test_a_run_compared_with_itself_says_so() -> None:
-    app = open_app("compare")
+    app = open_compare("Two tokenizers")
     pick(app, SAMPLE, SAMPLE)
     infos = texts_of(app.info)
     assert any("A and B are the same tokenizer" in text and "every merge" in text for text in infos)
@@ -162,7 +162,7 @@ def test_a_run_compared_with_itself_says_so() -> None:
 
 
 def test_a_run_with_no_merges_says_so() -> None:
-    app = open_app("compare")
+    app = open_compare("Two tokenizers")
     app.sidebar.slider(key="sidebar_view_size").set_value(256).run()
     both = f"A ({SAMPLE}) and B ({GPT4}) have no merges at vocab size 256"  # GPT-4 is cut to A
     assert any(both in text for text in texts_of(app.info))
@@ -204,7 +204,7 @@ def test_the_splits_differ_where_the_engine_says() -> None:
 
 
 def test_an_empty_passage_and_markup_in_it() -> None:
-    app = open_app("compare")
+    app = open_compare("Two tokenizers")
     app.text_area(key="compare_passage").input("").run()
     assert any(
         "Type a passage" in text and "see where A and B split it" in text
@@ -216,7 +216,7 @@ def test_an_empty_passage_and_markup_in_it() -> None:
 
 
 def test_the_example_trains_none_beside_gpt4_and_compares_them() -> None:
-    app = open_app("compare")
+    app = open_compare("Two tokenizers")
     app.button(key="compare_pair_example").click().run()
     assert not app.exception, app.exception
     none = "Shakespeare · none · 2k"

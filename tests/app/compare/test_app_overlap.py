@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from explorer import Tokenizer, load_bundled, train
 from explorer.analysis.vocab_overlap import vocabulary_bytes
 from explorer.files.formats import model_text
-from tests.app_support import open_app, texts_of, use_run
+from tests.app_support import open_compare, texts_of, use_run
 from ui.compare.overlap import MISSING_COLUMNS, OVERLAP_TITLE
 from ui.session.run_spec import RunSpec, text_key
 from ui.session.runs import bundled_spec
@@ -36,7 +36,7 @@ def missing_tables(app: AppTest) -> list[pd.DataFrame]:
 
 
 def test_the_shares_and_the_longest_missing_tokens() -> None:
-    app = open_app("compare")
+    app = open_compare("GPT overlap")
     spec, frame = overlap_chart(app)
     encoding = spec["encoding"]
     assert encoding["x"]["title"] == "Share of your merged tokens"
@@ -61,7 +61,7 @@ def test_the_shares_and_the_longest_missing_tokens() -> None:
 
 
 def test_the_view_size_decides_which_tokens_count() -> None:
-    app = open_app("compare")
+    app = open_compare("GPT overlap")
     app.sidebar.slider(key="sidebar_view_size").set_value(300).run()
     _, frame = overlap_chart(app)
     assert set(frame["Yours"]) == {44}
@@ -72,7 +72,7 @@ def test_the_view_size_decides_which_tokens_count() -> None:
 
 
 def test_a_run_with_no_merges_gets_a_message() -> None:
-    app = open_app("compare")
+    app = open_compare("GPT overlap")
     model = model_text(Tokenizer(pattern=""))
     use_run(app, RunSpec("bytes", "b.model", text_key((model,)), 256, "", kind="model"), (model,))
     assert overlap_chart(app) is None and not shares(app)
@@ -80,7 +80,7 @@ def test_a_run_with_no_merges_gets_a_message() -> None:
 
 
 def test_a_bundled_vocabulary_is_not_compared_with_itself() -> None:
-    app = open_app("compare")
+    app = open_compare("GPT overlap")
     use_run(app, bundled_spec("cl100k_base"))
     assert any("GPT-4's own vocabulary" in text for text in texts_of(app.info))
     _, frame = overlap_chart(app)

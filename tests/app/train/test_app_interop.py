@@ -19,7 +19,7 @@ from explorer import FormatError, Tokenizer, load_bundled, train
 from explorer.analysis.lineage import parents
 from explorer.files.exports import encoder_json, tiktoken_text, tokenizer_json, vocab_bpe
 from explorer.files.formats import model_text
-from tests.app_support import open_app, texts_of
+from tests.app_support import open_app, open_compare, texts_of
 from ui.compare.language_chart import language_rows
 from ui.session.run_spec import RunSpec
 from ui.session.runs import MAX_RUNS, bundled_spec
@@ -62,7 +62,7 @@ def add_runs(app: AppTest, *runs: tuple[RunSpec, tuple[str, ...]]) -> None:
 
 
 def test_compare_sets_yours_beside_gpt2_gpt4_and_gpt4o() -> None:
-    app = open_app("compare")
+    app = open_compare("One passage")
     app.text_area(key="compare_passage").input(PASSAGE).run()
     assert not app.exception, app.exception
     shown = metrics(app)
@@ -78,7 +78,7 @@ def test_compare_sets_yours_beside_gpt2_gpt4_and_gpt4o() -> None:
 
 
 def test_the_udhr_chart_has_26_languages_for_4_tokenizers() -> None:
-    app = open_app("compare")
+    app = open_compare("Languages")
     spec, frame = chart_named(app, "Bytes per token in 26 languages")
     assert len(frame) == 26 * 4
     assert list(dict.fromkeys(frame["Language"])) == list(UDHR_LANGUAGES.values())

@@ -200,6 +200,7 @@ def lone_table(
     query = st.text_input(
         "Filter",
         key=query_key,
+        persist_state="session",  # kept while another of Compare's tabs is open
         placeholder="text or hex, e.g. ing or E2 80",
         help="Shows the merges whose token contains this text (· or a space for spaces), "
         "or whose bytes contain these hex digits.",

@@ -1,6 +1,7 @@
 """Compare: two tokenizers, A and B, chosen from the session's runs and OpenAI's three,
 each at the size the app views it; then their merges (ui/compare/pair/merges.py) and where
-they split the page's passage differently (ui/compare/pair/splits.py).
+they split a passage differently (ui/compare/pair/splits.py): the passage of "One passage,
+side by side", in a text box of its own here too, as that tab may not have been opened.
 
 A session run is compared at its viewed size (the sidebar's for the sidebar's run, its
 full size otherwise). OpenAI's vocabularies are long (GPT-4o makes 199,742 merges), so
@@ -23,6 +24,7 @@ import streamlit as st
 from ui.compare.pair.merges import merges_section
 from ui.compare.pair.side import Side
 from ui.compare.pair.splits import splits_section
+from ui.compare.passage import passage_input
 from ui.session import state as keys
 from ui.session.run_cache import tokenizer_at
 from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, run_name
@@ -175,4 +177,4 @@ def pair_section(run: Run) -> None:
     with merges_tab:
         merges_section(a, b)
     with splits_tab:
-        splits_section(a, b)
+        splits_section(a, b, passage_input(run))

@@ -1,4 +1,4 @@
-"""Compare: the page's passage as A and as B split it, side by side (stacked on a phone),
+"""Compare: the passage as A and as B split it, side by side (stacked on a phone),
 the places where their token boundaries differ highlighted on both sides and counted,
 the rest dimmed. The places are explorer.analysis.split_diff's; the HTML is
 explorer.html.split_html's.
@@ -13,7 +13,6 @@ from explorer.analysis.split_diff import differing_spans, span_of_tokens, token_
 from explorer.encoding.pretokenize import as_unicode
 from explorer.html.split_html import split_html
 from ui.compare.pair.side import Side
-from ui.session import state as keys
 from ui.views.formatting import excerpt, markdown_text, plural
 from ui.views.token_view import fmt_int
 
@@ -37,18 +36,12 @@ def count_sentence(count: int) -> str:
     return f"{plural(count, 'place')} where the splits differ"
 
 
-def passage() -> str:
-    """The passage of "One passage, side by side" above, cut to MAX_CHARS."""
-    return as_unicode(excerpt(st.session_state.get(keys.COMPARE_PASSAGE) or "", MAX_CHARS))
-
-
-def splits_section(a: Side, b: Side) -> None:
-    """The passage as A and B split it, the places where they differ highlighted."""
-    text = passage()
+def splits_section(a: Side, b: Side, passage: str) -> None:
+    """The passage (cut to MAX_CHARS) as A and B split it, the places where they differ
+    highlighted."""
+    text = as_unicode(excerpt(passage, MAX_CHARS))
     if not text:
-        st.info(
-            "Type a passage in “One passage, side by side” above to see where A and B split it."
-        )
+        st.info("Type a passage above to see where A and B split it.")
         return
     if a.key == b.key:
         st.info(
@@ -74,5 +67,5 @@ def splits_section(a: Side, b: Side) -> None:
             st.caption(f"Vocab size {fmt_int(side.size)} · {plural(len(encoding.ids), 'token')}")
             owners = span_of_tokens(encoding.byte_spans, spans)
             st.html(split_html(side.tokenizer, encoding.ids, encoding.byte_spans, owners))
-    if len(st.session_state.get(keys.COMPARE_PASSAGE) or "") > len(text):
+    if len(passage) > len(text):
         st.caption(f"The passage's first {fmt_int(len(text))} characters.")
