@@ -1,7 +1,8 @@
 """A room of thirty: concurrent sessions against one real server (issue 11, item 10).
 
 Not a test: nothing here asserts a time. It starts the app on a free loopback port
-(scripts/app_server.py, with BPE_EXPLORER_PRELOAD=1 as scripts/run.sh has it) and runs
+(scripts/app_server.py: `streamlit run streamlit_app.py` as hosting platforms start it,
+or `--started-as run.sh`; `--no-preload` turns the vocabularies' preload off) and runs
 `--sessions` sessions at once, either as clients speaking Streamlit's websocket protocol
 (`--client ws`, the default: bench/load_ws.py over bench/ws_client.py, a few protobufs a
 session) or as contexts of one headless Chromium (`--client chromium`, Debian's
@@ -13,6 +14,8 @@ keeps the section).
     .venv/bin/python bench/load_test.py --sessions 30 --steps 10 --vocab 500 --write
     .venv/bin/python bench/load_test.py --sessions 30 --think 2 --write
     .venv/bin/python bench/load_test.py --deep-links --sessions 30 --write
+    .venv/bin/python bench/load_test.py --deep-links --sessions 30 --started-as run.sh
+    .venv/bin/python bench/load_test.py --lone
     .venv/bin/python bench/load_test.py --client chromium --sessions 30 --write
 
 Default mode: every session opens the app, chooses "Paste text" on Train, pastes its own
@@ -27,8 +30,12 @@ Isolation: at each step the narration must name that session's own corpus length
 
 --deep-links: the first session opens / (training the default run) and closes; then all
 sessions open deep links at once (/compare, /vocabulary, /animate?animate_step=5,
-/tokens in turn), each timed from its navigation start until its page has a title, the
+/tokens, /train in turn), each timed from its navigation start until its page has a title, the
 sidebar marks it current, and no script has run for a second.
+
+--lone (ws only): for each link, a fresh server whose very first request is that link,
+alone: what a lone first visitor to each page waits (training the default run included).
+`--links` replaces the links, e.g. `--links "compare?compare_section=Languages"`.
 
 In the ws mode the same script is timed from the request to the message that answers
 it (see bench/load_ws.py). Pages are found by their URL and titles, never by file path.
@@ -78,11 +85,19 @@ from ui.session.run_spec import run_name  # noqa: E402
 SOURCE_TEXT = ROOT / "sample_texts" / "shakespeare.txt"
 TEXT_CHARS = 20_000  # each session's text, plus 97 characters per session index
 PATTERN = "gpt4"  # the Train form's default pre-tokenizer
+PAGE_TITLES = {  # a page's URL path -> its sidebar title
+    "compare": "Compare",
+    "vocabulary": "Vocabulary",
+    "animate": "Animate merges",
+    "tokens": "Tokens",
+    "train": "Train",
+}
 DEEP_LINKS = {  # URL path -> the sidebar title of the page it opens
     "compare": "Compare",
     "vocabulary": "Vocabulary",
     "animate?animate_step=5": "Animate merges",
     "tokens": "Tokens",
+    "train": "Train",
 }
 RUN_SECONDS = 1800  # the whole run, after which the remaining sessions are cancelled
 AIMS = {"step_p95_s": 0.5, "train_p95_s": 5.0, "rss_gib": 1.5, "deep_p95_s": 10, "deep_max_s": 20}
@@ -279,7 +294,7 @@ async def student(
 
 def right_page(me: DeepLink) -> bool:
     """Whether the sidebar marked the link's page current (its text starts with an icon)."""
-    return bool(me.shown_title and me.shown_title.endswith(me.title))
+    return bool(me.shown_title and me.title in me.shown_title)
 
 
 async def open_deep_link(browser: Browser, server: Server, me: DeepLink) -> None:
@@ -423,6 +438,7 @@ async def run_students(server: Server, args: argparse.Namespace) -> dict[str, An
         "mode": "sessions",
         "client": args.client,
         "preload": not args.no_preload,
+        "started_as": args.started_as,
         "think_s": args.think if args.client == "ws" else None,
         "sessions": args.sessions,
         "steps": args.steps,
@@ -481,6 +497,7 @@ async def run_deep_links(server: Server, args: argparse.Namespace) -> dict[str, 
         "mode": "deep-links",
         "client": args.client,
         "preload": not args.no_preload,
+        "started_as": args.started_as,
         "sessions": args.sessions,
         "opened": sum(right_page(me) and not me.exceptions for me in done),
         "seconds": spread([me.seconds for me in done if me.seconds is not None]),
@@ -581,11 +598,12 @@ def deep_links_markdown(result: dict[str, Any]) -> str:
         else "timed from its navigation start until the page is drawn and idle for 1 s (the "
         "second of quiet not counted)"
     )
+    started = "scripts/run.sh" if result.get("started_as") == "run.sh" else "streamlit run"
     preload = (
-        "; the server loads the bundled vocabularies in the background from its first run "
-        "(BPE_EXPLORER_PRELOAD=1, as scripts/run.sh starts it)"
+        f"; the server, started as `{started}`, loads the bundled vocabularies in the "
+        "background from its first run"
         if result.get("preload")
-        else ""
+        else f"; the server, started as `{started}`, with BPE_EXPLORER_PRELOAD=0"
     )
     return "\n".join(
         [
@@ -650,7 +668,20 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--no-preload",
         action="store_true",
-        help="start the server without BPE_EXPLORER_PRELOAD=1 (as the tests do)",
+        help="start the server with BPE_EXPLORER_PRELOAD=0 (as the tests do)",
+    )
+    parser.add_argument(
+        "--started-as",
+        choices=["streamlit-run", "run.sh"],
+        default="streamlit-run",
+        help="start the server as `streamlit run streamlit_app.py` (hosting platforms, "
+        "Docker) or through scripts/run.sh (which needs .venv in the checkout)",
+    )
+    parser.add_argument(
+        "--lone", action="store_true", help="ws: each link as a fresh server's only visitor"
+    )
+    parser.add_argument(
+        "--links", help="comma-separated links to open instead, e.g. compare?compare_section=X"
     )
     parser.add_argument(
         "--think", type=float, default=0.0, help="ws: seconds a session waits before each step"
@@ -662,17 +693,59 @@ def parse_args() -> argparse.Namespace:
         parser.error("--sessions 1-60, --steps 1-100 and --vocab above 256, please")
     if not 0 <= args.think <= 10:
         parser.error("--think 0-10 seconds, please")
+    if args.lone and args.client != "ws":
+        parser.error("--lone speaks the websocket protocol only (--client ws)")
     return args
+
+
+def server_for(args: argparse.Namespace, logs: Path) -> Any:
+    """A server started as --started-as says, with the preload unless --no-preload."""
+    if args.no_preload:
+        env = {"BPE_EXPLORER_PRELOAD": "0"}
+    else:  # the app's default: whatever this shell has set is not inherited
+        os.environ.pop("BPE_EXPLORER_PRELOAD", None)
+        env = {}
+    return running_server(logs / "server.log", env, run_sh=args.started_as == "run.sh")
+
+
+def run_lone(args: argparse.Namespace) -> dict[str, Any]:
+    """Each link as the first and only request of a fresh server."""
+    seconds: dict[str, float | None] = {}
+    errors = []
+    for index, (link, title) in enumerate(DEEP_LINKS.items()):
+        me = DeepLink(index, link, title)
+        with (
+            tempfile.TemporaryDirectory(prefix="load_test-") as logs,
+            server_for(args, Path(logs)) as server,
+        ):
+            asyncio.run(load_ws.open_deep_link(server, me))
+        seconds[link] = None if me.seconds is None else round(me.seconds, 2)
+        if me.error or not right_page(me) or me.exceptions:
+            errors.append(f"{link}: {me.error or me.shown_title}, {me.exceptions} exceptions")
+        say(f"{link}: {seconds[link]} s")
+    return {
+        "mode": "lone",
+        "preload": not args.no_preload,
+        "started_as": args.started_as,
+        "seconds": seconds,
+        "errors": errors,
+        "load_average_1min_at_start": round(os.getloadavg()[0], 2),
+    }
 
 
 def main() -> None:
     args = parse_args()
+    if args.links:
+        paths = [link.strip().lstrip("/") for link in args.links.split(",") if link.strip()]
+        DEEP_LINKS.clear()
+        DEEP_LINKS.update({path: PAGE_TITLES[path.split("?")[0] or "train"] for path in paths})
+    if args.lone:
+        print(json.dumps({**run_lone(args), "command": command_line(), "commit": commit()}))
+        return
     measure = run_deep_links if args.deep_links else run_students
-    # as scripts/run.sh starts the app: the bundled vocabularies load in the background
-    env = {"BPE_EXPLORER_PRELOAD": "0" if args.no_preload else "1"}
     with (
         tempfile.TemporaryDirectory(prefix="load_test-") as logs,
-        running_server(Path(logs) / "server.log", env) as server,
+        server_for(args, Path(logs)) as server,
     ):
         try:
             result = asyncio.run(measure(server, args))

@@ -83,11 +83,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(log: Path, env: dict[str, str] | None = None) -> Server:
+def start_server(log: Path, env: dict[str, str] | None = None, *, run_sh: bool = False) -> Server:
     """Start the app on a free port and wait for /_stcore/health; if it never answers,
-    RuntimeError with the server's log. `env` adds to (or overrides) the environment."""
+    RuntimeError with the server's log. `env` adds to (or overrides) the environment.
+
+    `run_sh`: start it as scripts/run.sh does (its .venv, its environment) instead of
+    `python -m streamlit run streamlit_app.py` with this Python, as hosting platforms do.
+    """
     port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py"]
+    if run_sh:  # run.sh ends in `exec`: the process is the server's, to time and to stop
+        command = ["bash", str(ROOT / "scripts" / "run.sh")]
+    else:
+        command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py"]
     command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
     # the code as it was at start: a source file saved mid-run (an editor, a checkout)
@@ -128,8 +135,10 @@ def stop_server(server: Server) -> None:
 
 
 @contextmanager
-def running_server(log: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
-    server = start_server(log, env)
+def running_server(
+    log: Path, env: dict[str, str] | None = None, *, run_sh: bool = False
+) -> Iterator[Server]:
+    server = start_server(log, env, run_sh=run_sh)
     try:
         yield server
     finally:

@@ -8,7 +8,7 @@ if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-# load GPT-2's, GPT-4's and GPT-4o's vocabularies from the first session on, each in a
-# child Python (ui/session/run_cache.py preload_bundled)
-export BPE_EXPLORER_PRELOAD="${BPE_EXPLORER_PRELOAD:-1}"
+# the server loads GPT-2's, GPT-4's and GPT-4o's vocabularies from its first session on,
+# each in a child Python, however it is started (ui/session/run_cache.py preload_bundled;
+# BPE_EXPLORER_PRELOAD=0 turns it off)
 exec .venv/bin/python -m streamlit run streamlit_app.py "$@"

@@ -21,6 +21,10 @@ settings.register_profile("ci", derandomize=True, database=None, deadline=None)
 if os.environ.get("CI") == "true":
     settings.load_profile("ci")
 SHARED = ROOT.parent / "shared"
+# The app loads OpenAI's three vocabularies in child Pythons from a server's first run on
+# (ui/session/run_cache.py preload_bundled); here they load when a test needs them, so
+# each browser test's server and the AppTests do not start three children each.
+os.environ.setdefault("BPE_EXPLORER_PRELOAD", "0")
 
 
 def shared_path(*parts: str) -> Path:

@@ -1,14 +1,15 @@
 """Results of runs, cached for every session: trained, loaded, restored from disk, viewed smaller.
 
 Bounded `st.cache_resource` caches keyed on plain values (a run's settings or the hash
-of its texts); callers never change what they get back. A class's server can also
-load the bundled vocabularies in the background as it starts (BPE_EXPLORER_PRELOAD=1).
+of its texts); callers never change what they get back. A server loads the bundled
+vocabularies in the background from its first run on (BPE_EXPLORER_PRELOAD=0 turns it off).
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 
 import streamlit as st
 
@@ -142,23 +143,25 @@ def tokenizer_at(tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokeniz
     )
 
 
-PRELOAD_VARIABLE = "BPE_EXPLORER_PRELOAD"  # "1": load the bundled vocabularies at start
+PRELOAD_VARIABLE = "BPE_EXPLORER_PRELOAD"  # "0": do not load the bundled vocabularies early
 _preloading = threading.Lock()
 _preloader: list[threading.Thread] | None = None
 
 
 def preload_bundled() -> None:
-    """With BPE_EXPLORER_PRELOAD=1, load the bundled vocabularies in the background, once.
+    """Load the bundled vocabularies in the background, once, unless BPE_EXPLORER_PRELOAD=0.
 
-    The Compare page needs all three, and the first to open it otherwise waits some 4 s
-    (o200k_base's 200,000 merges are rebuilt from its ranks) while every session opening
-    it then waits on the same lock. A server for a class sets the variable (scripts/run.sh
-    does), so the cost is paid from the first session's first run on; tests leave it unset.
-    Each vocabulary is loaded by a child Python of its own, all at once: in a thread of
-    the server, the ~4 s of CPU held the interpreter every session's script runs in.
+    Compare's passage, languages and overlap tabs need all three, and the first to open
+    one otherwise waits some 4 s (o200k_base's 200,000 merges are rebuilt from its ranks)
+    while every session opening it then waits on the same lock. So the cost is paid from
+    the server's first run on, however the server was started: `streamlit run
+    streamlit_app.py` as a hosting platform or a Docker image runs it, or scripts/run.sh.
+    (Tests turn it off: tests/conftest.py.) Each vocabulary is loaded by a child Python of
+    its own, all at once: in a thread of the server, the ~4 s of CPU held the interpreter
+    every session's script runs in.
     """
     global _preloader
-    if os.environ.get(PRELOAD_VARIABLE) != "1":
+    if not preload_wanted():
         return
     with _preloading:
         if _preloader is None:
@@ -170,6 +173,15 @@ def preload_bundled() -> None:
             ]
             for thread in _preloader:
                 thread.start()
+
+
+def preload_wanted(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether the server preloads: yes, unless the variable says "0" (or "false", "no").
+
+    >>> preload_wanted({}), preload_wanted({"BPE_EXPLORER_PRELOAD": "0"})
+    (True, False)
+    """
+    return environ.get(PRELOAD_VARIABLE, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
 def _load_in_a_child(name: str) -> None:
