@@ -51,7 +51,7 @@ def main() -> None:
         show_token(tokenizer, run, size, table, rows, query, typed)
     st.divider()
     with guarded("The token lengths"):
-        show_lengths(table)
+        show_lengths(table, (run.key, size))
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

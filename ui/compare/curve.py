@@ -20,6 +20,7 @@ from ui.session import state as keys
 from ui.session.runs import Run, origin, texts_of
 from ui.session.samples import text_beside
 from ui.views.formatting import excerpt, markdown_text
+from ui.views.shared_charts import show_chart
 from ui.views.token_view import counts_at_every_size_cached, fmt_int, fmt_ratio, text_with_menu
 
 CURVE_CHARS = 20_000  # a sample loaded for the curve: long enough for a steady ratio
@@ -76,7 +77,11 @@ def curve_section(run: Run, size: int) -> None:
     if not curves:
         return
     bends = bends_of(curves)
-    st.altair_chart(compression_chart(curves, size, bend_marks(bends, curves)), width="stretch")
+    # the curves follow from the run, the text and the size: one chart for every session
+    show_chart(
+        ("compression", run.key, text, size),
+        lambda: compression_chart(curves, size, bend_marks(bends, curves)),
+    )
     curve_metrics(curves, size)
     show_bend_sentences(bends, stopped_early_at(run))
 

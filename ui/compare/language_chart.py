@@ -50,11 +50,18 @@ def language_table(
 ) -> pd.DataFrame:
     """Bytes per token of every UDHR language: the run (named `yours`, at `vocab_size`),
     then each bundled vocabulary in `names`, labelled as OPENAI calls it."""
-    texts = udhr_texts()
-    rows = language_rows(yours, _tokenizer, texts)
+    rows = language_rows(yours, _tokenizer, udhr_texts())
     for name in names:
-        rows += language_rows(OPENAI.get(name, name), load_bundled(name), texts)
+        rows += bundled_language_rows(name)
     return pd.DataFrame(rows, columns=LANGUAGE_COLUMNS)
+
+
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
+def bundled_language_rows(name: str) -> tuple[dict, ...]:
+    """A bundled vocabulary's rows, labelled as OPENAI calls it: the same for every run
+    and size, so encoded once per server (78 of a table's 104 encodes), not per table.
+    Shared read only."""
+    return tuple(language_rows(OPENAI.get(name, name), load_bundled(name), udhr_texts()))
 
 
 def language_chart(frame: pd.DataFrame) -> alt.Chart:

@@ -32,6 +32,7 @@ from ui.session.run_spec import OPENAI
 from ui.session.runs import Run, trained_vocab_size, view_tokenizer, view_vocab_size
 from ui.session.samples import udhr_texts
 from ui.views.formatting import format_seconds, markdown_text
+from ui.views.shared_charts import show_chart
 from ui.views.token_view import fmt_int
 
 HEATMAP_TITLE = "Bytes per token by language and vocab size"
@@ -182,7 +183,7 @@ def languages_section(run: Run) -> None:
     except ValueError as exc:
         st.error(f"The languages could not be compared: {markdown_text(str(exc))}")
         return
-    st.altair_chart(language_chart(frame), width="stretch")
+    show_chart(("languages", run.key, size, run.spec.name), lambda: language_chart(frame))
     st.caption(
         f"Your tokenizer at vocab size {fmt_int(size)}. A tokenizer trained mostly on English "
         "spends more tokens on other scripts: a byte or two per token means it barely merged "
@@ -209,20 +210,19 @@ def language_growth_section(run: Run) -> None:
     except ValueError as exc:
         st.error(f"The languages could not be encoded: {markdown_text(str(exc))}")
         return
-    st.altair_chart(heatmap_chart(frame, size), width="stretch")
+    show_chart(("heatmap", run.key, size), lambda: heatmap_chart(frame, size))
     st.caption(
         f"Every column is the first merges of {markdown_text(run.spec.name)}: one encode per "
         f"language gave all {full - 255:,} sizes (26 encodes, "
         f"{format_seconds(costs.seconds)} for this tokenizer), not one encode per size."
     )
-    tax_section(taxes, size)
+    tax_section(taxes, size, run.key)
 
 
-def tax_section(frame: pd.DataFrame, size: int) -> None:
+def tax_section(frame: pd.DataFrame, size: int, run_key: str) -> None:
     """The token tax as a sorted bar chart, and as a table to sort and download."""
     chart_column, table_column = st.columns([3, 2])
-    with chart_column:
-        st.altair_chart(tax_chart(frame, size), width="stretch")
+    show_chart(("tax", run_key, size), lambda: tax_chart(frame, size), chart_column)
     with table_column:
         st.dataframe(
             frame,

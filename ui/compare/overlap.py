@@ -23,6 +23,7 @@ from ui.session.run_spec import OPENAI, RunKind
 from ui.session.runs import Run, tokenizer_at, view_vocab_size
 from ui.views.cells import cut_columns
 from ui.views.formatting import markdown_text, plural
+from ui.views.shared_charts import show_chart
 
 OVERLAP_TITLE = "Your tokens that GPT's vocabularies have"
 MISSING_COLUMNS = ["Merge", "Token", "Length in bytes", "Hex"]
@@ -143,7 +144,7 @@ def show_overlaps(overlaps: tuple[VocabOverlap, ...], size: int, run: Run) -> No
             f"of {overlap.name} too; {overlap.missing:,} are not.",
         )
     frame = overlap_frame(overlaps)
-    st.altair_chart(overlap_chart(frame, size), width="stretch")
+    show_chart(("overlap", run.key, size), lambda: overlap_chart(frame, size))
     st.caption(
         f"{markdown_text(run.spec.name)} at vocab size {size:,} has "
         f"{plural(considered, 'distinct merged token')}, compared by their bytes; the 256 "

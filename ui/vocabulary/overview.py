@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import pandas as pd
 import streamlit as st
 
 from ui.session import state as keys
 from ui.session.runs import Run, origin, trained_vocab_size
 from ui.views.formatting import markdown_text
+from ui.views.shared_charts import show_chart
 from ui.vocabulary.charts import length_by_step, length_histogram
 from ui.vocabulary.view import INTERMEDIATE_HELP
 
@@ -65,12 +68,15 @@ def show_metrics(table: pd.DataFrame, known: bool) -> None:
     )
 
 
-def show_lengths(table: pd.DataFrame) -> None:
-    """Token lengths: a histogram, and length against creation step."""
+def show_lengths(table: pd.DataFrame, table_key: Hashable) -> None:
+    """Token lengths: a histogram, and length against creation step.
+
+    `table_key` names the table (its run and vocab size): the charts are drawn once for
+    every session that shows it."""
     st.header("Token lengths")
     if not (table["kind"] == "merge").any():
         st.info("No merges at this vocab size: every token is a single byte.")
         return
     left, right = st.columns(2, gap="large")
-    left.altair_chart(length_histogram(table), width="stretch")
-    right.altair_chart(length_by_step(table), width="stretch")
+    show_chart(("lengths", table_key), lambda: length_histogram(table), left)
+    show_chart(("length by step", table_key), lambda: length_by_step(table), right)
