@@ -33,8 +33,9 @@ sessions open deep links at once (/compare, /vocabulary, /animate?animate_step=5
 /tokens, /train in turn), each timed from its navigation start until its page has a title, the
 sidebar marks it current, and no script has run for a second.
 
---lone (ws only): for each link, a fresh server whose very first request is that link,
-alone: what a lone first visitor to each page waits (training the default run included).
+--lone (ws only): for each link, a fresh server (an empty runs folder) whose very first
+request is that link, alone: what a lone first visitor to each page waits (training the
+default run included).
 `--links` replaces the links, e.g. `--links "compare?compare_section=Languages"`.
 
 In the ws mode the same script is timed from the request to the message that answers
@@ -698,36 +699,41 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def server_for(args: argparse.Namespace, logs: Path) -> Any:
-    """A server started as --started-as says, with the preload unless --no-preload."""
+def server_for(args: argparse.Namespace, logs: Path, *, fresh: bool = False) -> Any:
+    """A server started as --started-as says, with the preload unless --no-preload;
+    `fresh`: with an empty runs folder of its own, as a new deployment has."""
+    env = {"BPE_EXPLORER_RUNS_DIR": str(logs / "runs")} if fresh else {}
     if args.no_preload:
-        env = {"BPE_EXPLORER_PRELOAD": "0"}
+        env["BPE_EXPLORER_PRELOAD"] = "0"
     else:  # the app's default: whatever this shell has set is not inherited
         os.environ.pop("BPE_EXPLORER_PRELOAD", None)
-        env = {}
     return running_server(logs / "server.log", env, run_sh=args.started_as == "run.sh")
 
 
 def run_lone(args: argparse.Namespace) -> dict[str, Any]:
     """Each link as the first and only request of a fresh server."""
     seconds: dict[str, float | None] = {}
-    errors = []
+    cpu: dict[str, float] = {}  # the server's own CPU for the request (a busy machine's
+    errors = []  # wall times stretch; this does not)
     for index, (link, title) in enumerate(DEEP_LINKS.items()):
         me = DeepLink(index, link, title)
         with (
             tempfile.TemporaryDirectory(prefix="load_test-") as logs,
-            server_for(args, Path(logs)) as server,
+            server_for(args, Path(logs), fresh=True) as server,
         ):
+            before = server.cpu_seconds()
             asyncio.run(load_ws.open_deep_link(server, me))
+            cpu[link] = round(server.cpu_seconds() - before, 2)
         seconds[link] = None if me.seconds is None else round(me.seconds, 2)
         if me.error or not right_page(me) or me.exceptions:
             errors.append(f"{link}: {me.error or me.shown_title}, {me.exceptions} exceptions")
-        say(f"{link}: {seconds[link]} s")
+        say(f"{link}: {seconds[link]} s, server CPU {cpu[link]} s")
     return {
         "mode": "lone",
         "preload": not args.no_preload,
         "started_as": args.started_as,
         "seconds": seconds,
+        "server_cpu_s": cpu,
         "errors": errors,
         "load_average_1min_at_start": round(os.getloadavg()[0], 2),
     }

@@ -40,6 +40,7 @@ from ui.session.runs import (
     trained_vocab_size,
     view_vocab_size,
 )
+from ui.session.warm_up import warm_up_once
 from ui.views.formatting import markdown_text, plural, sentence
 from ui.views.present import inject_style, presenter_toggle
 from ui.views.section import guarded
@@ -109,6 +110,7 @@ def run_app() -> None:
     finally:
         _this_run.inside_app = False
     freeze_after_first_run(page.url_path)  # once per page: later full collections are short
+    warm_up_once()  # once per server: the other pages' imports, now the first page is drawn
 
 
 def run_page(main: Callable[[], None]) -> None:

@@ -149,8 +149,13 @@ def _load_in_a_child_or_here(name: str) -> Tokenizer:
     return _load(name) if from_child is None else from_child
 
 
+# subtle: the child yields the CPU to the server (nice 10): a preload is background work,
+# and on a two-core server its three children otherwise took half the CPU from the first
+# visitor's page, which needs none of them
 _CHILD = (
-    "import pickle, sys\n"
+    "import os, pickle, sys\n"
+    "if hasattr(os, 'nice'):\n"
+    "    os.nice(10)\n"
     "from explorer.files.bundled import _load\n"
     "sys.stdout.buffer.write(pickle.dumps(_load(sys.argv[1]), pickle.HIGHEST_PROTOCOL))"
 )
