@@ -317,6 +317,14 @@ def go_to(page: Page, title: str) -> None:
     wait_until_idle(page)
 
 
+def open_tab(page: Page, title: str) -> None:
+    """Click the tab with this label (Compare runs only its open tab) and wait for it."""
+    tab = page.get_by_role("tab", name=title, exact=True).first
+    tab.click()
+    expect(tab).to_have_attribute("aria-selected", "true")
+    wait_until_idle(page)
+
+
 def sidebar_tokenizer_input(page: Page) -> Locator:
     return page.locator('[data-testid="stSidebar"] input[aria-label="Tokenizer"]')
 

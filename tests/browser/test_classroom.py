@@ -20,6 +20,7 @@ from tests.browser.conftest import (
     grid_rows,
     keyed,
     main_area,
+    open_tab,
     set_text_area,
     sidebar_tokenizer_input,
     train_pasted,
@@ -157,6 +158,7 @@ def test_the_pages_follow_a_second_run_and_keep_what_the_user_typed(app: Page) -
     go_to(app, "Tokens")  # each page shows the first run's text before the second run
     expect(textarea(app, "tokens_text")).to_have_value(re.compile(r"^First Citizen"))
     go_to(app, "Compare")
+    open_tab(app, "One passage")
     expect(textarea(app, "compare_passage")).to_have_value(re.compile(r"^First Citizen"))
     go_to(app, "Animate merges")
     for step in (1, 2):
@@ -180,9 +182,10 @@ def test_the_pages_follow_a_second_run_and_keep_what_the_user_typed(app: Page) -
     expect(ratio).not_to_have_text("1.00")
     assert float(ratio.inner_text()) > 1.0  # the run's merges compress its own text
 
-    go_to(app, "Compare")
-    expect(main.get_by_text(f"Your text is {ENGLISH_UDHR}")).to_be_visible()
+    go_to(app, "Compare")  # on the tab it was left on
     expect(textarea(app, "compare_passage")).to_have_value(re.compile(r"^Es war einmal"))
+    open_tab(app, "Compression")
+    expect(main.get_by_text(f"Your text is {ENGLISH_UDHR}")).to_be_visible()
 
     go_to(app, "Tokens")
     set_text_area(textarea(app, "tokens_text"), OWN_WORDS)

@@ -20,10 +20,12 @@ from tests.browser.conftest import (
     grid_cells,
     keyed,
     main_area,
+    open_tab,
     set_text_area,
     sidebar_tokenizer,
     wait_until_idle,
 )
+from tests.browser.test_accessibility import assert_accessible
 from tests.conftest import SHARED
 
 TOKEN_SPANS = '.bpe span[class^="c-"]'  # a coloured token, as explorer.html.render draws it
@@ -161,9 +163,11 @@ def test_compare_draws_its_charts(app: Page) -> None:
     expect(chart).to_contain_text("Your text")
     assert chart.bounding_box()["height"] > 200
     expect(main.get_by_text("Training corpus at vocab size 2,000")).to_be_visible()
-    sizes = main.locator('[data-testid="stTabPanel"]').first
+    open_tab(app, "One passage")
+    sizes = main.locator('[data-testid="stTabPanel"] [data-testid="stTabPanel"]').first
     expect(sizes.locator(TOKEN_SPANS).first).to_be_visible()
     assert sizes.locator(".bpe").count() >= 2  # the passage at two vocab sizes or more
+    assert_accessible(app, "Compare, one passage")  # the first tab is test_accessibility's
 
 
 def test_download_the_model_and_load_it_back(app: Page, tmp_path: Path) -> None:

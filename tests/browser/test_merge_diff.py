@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 
 from explorer import load_bundled
 from explorer.analysis.split_diff import differing_spans, token_boundaries
-from tests.browser.conftest import go_to, keyed, set_text_area, wait_until_idle
+from tests.browser.conftest import go_to, keyed, open_tab, set_text_area, wait_until_idle
 from tests.browser.test_accessibility import assert_accessible
 
 LOADING_MS = 120_000  # a cold server loads GPT-2's, GPT-4's and GPT-4o's vocabularies first
@@ -34,7 +34,8 @@ def choose(page: Page, key: str, name: str) -> None:
 
 def test_the_scatter_of_shared_merges_is_drawn(app: Page) -> None:
     go_to(app, "Compare")
-    panel = app.get_by_role("tabpanel").filter(has_text="Merges both learned")
+    open_tab(app, "Two tokenizers")
+    panel = app.get_by_role("tabpanel", name="Merge by merge")
     expect(panel).to_be_visible(timeout=LOADING_MS)
     chart = panel.locator('[data-testid="stVegaLiteChart"]')
     expect(chart.locator("canvas, svg").first).to_be_visible()
@@ -44,17 +45,18 @@ def test_the_scatter_of_shared_merges_is_drawn(app: Page) -> None:
 
 def test_the_split_view_highlights_each_place_on_both_sides(app: Page) -> None:
     go_to(app, "Compare")
-    passage = keyed(app, "compare_passage").locator("textarea")
-    expect(passage).to_be_visible(timeout=LOADING_MS)
+    open_tab(app, "Two tokenizers")
     expect(keyed(app, "compare_pair_a")).to_be_visible(timeout=LOADING_MS)
-    set_text_area(passage, PASSAGE)
-    wait_until_idle(app)
     choose(app, "compare_pair_a", "GPT-4 · cl100k_base")
     choose(app, "compare_pair_b", "GPT-2 · gpt2")
     app.get_by_role("tab", name="Where they split the passage").click()
+    passage = keyed(app, "compare_passage").locator("textarea")  # the tab's own box
+    expect(passage).to_be_visible()
+    set_text_area(passage, PASSAGE)
+    wait_until_idle(app)
     count = expected_places(PASSAGE)
     assert count > 1
-    panel = app.get_by_role("tabpanel").filter(has_text="where the splits differ")
+    panel = app.get_by_role("tabpanel", name="Where they split the passage")
     expect(
         panel.get_by_role("heading", name=f"{count} places where the splits differ")
     ).to_be_visible()
@@ -72,7 +74,8 @@ def test_the_split_view_highlights_each_place_on_both_sides(app: Page) -> None:
 
 def test_both_views_pass_axe(app: Page) -> None:
     go_to(app, "Compare")
-    merges = app.get_by_role("tabpanel").filter(has_text="Merges both learned")
+    open_tab(app, "Two tokenizers")
+    merges = app.get_by_role("tabpanel", name="Merge by merge")
     expect(merges).to_be_visible(timeout=LOADING_MS)
     assert_accessible(app, "Compare, merge by merge")
     app.get_by_role("tab", name="Where they split the passage").click()

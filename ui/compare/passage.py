@@ -57,7 +57,7 @@ def passage_section(run: Run) -> None:
         st.info("Type a passage above to see it side by side.")
         return
     sizes_tab, tokenizers_tab, openai_tab = st.tabs(
-        ["At several vocab sizes", "Two tokenizers", "Yours vs GPT-2, GPT-4, GPT-4o"]
+        ["At several vocab sizes", "Two of yours", "Yours vs GPT-2, GPT-4, GPT-4o"]
     )
     try:
         with sizes_tab:
