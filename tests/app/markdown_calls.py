@@ -115,6 +115,10 @@ ALLOWED: dict[tuple[str, str], str] = {
         (path, "SAMPLES[DEFAULT_SAMPLE].title.split(' (')[0]"): "a bundled sample's title"
         for path in ("ui/animate/passage.py",)
     },
+    ("ui/compare/sections.py", "dict.fromkeys((section.tab for section in sections))"): (
+        "Compare's own tab titles (pages/compare.py SECTIONS)"
+    ),
+    ("ui/views/section.py", "section.what"): "Compare's own section names (pages/compare.py)",
     ("ui/compare/curve.py", "point.tokens"): "curves are keyed by TRAINING/YOURS/HELD_OUT",
     ("ui/compare/curve.py", "tokens_at_every_size(_tokenizer, text)"): "as point.tokens",
     ("ui/compare/heldout.py", "split.unit"): "a HoldoutSplit's unit: line or paragraph",
