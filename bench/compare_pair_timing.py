@@ -66,6 +66,7 @@ def page_time(text: str, run_size: int) -> dict[str, float]:
     app.session_state["runs"] = {**app.session_state["runs"], spec.name: spec}
     app.session_state["texts"] = {**app.session_state["texts"], spec.text_key: (text,)}
     app.session_state["pending_run"] = spec.name
+    app.session_state["compare_section"] = "Two tokenizers"  # Compare runs its open tab only
     app.switch_page("pages/compare.py")
     app.run()  # trains (cached) and loads every vocabulary
     times = {}

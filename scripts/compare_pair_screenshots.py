@@ -42,7 +42,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with app_in_chromium(args.width, args.height) as (server, page):
-        page.goto(f"{server.url}compare")
+        page.goto(f"{server.url}compare?compare_section=Two+tokenizers")  # the section's tab
         scroll_to_section(page)
         page.locator(".st-key-compare_pair_example button").click()
         page.get_by_role("heading", name=HEADING).wait_for(timeout=LOADING_MS)
