@@ -101,7 +101,8 @@ DEEP_LINKS = {  # URL path -> the sidebar title of the page it opens
     "train": "Train",
 }
 RUN_SECONDS = 1800  # the whole run, after which the remaining sessions are cancelled
-AIMS = {"step_p95_s": 0.5, "train_p95_s": 5.0, "rss_gib": 1.5, "deep_p95_s": 10, "deep_max_s": 20}
+# deep links: issue 24 asks p95 <= 4 s and max <= 6 s, both ways of starting the server
+AIMS = {"step_p95_s": 0.5, "train_p95_s": 5.0, "rss_gib": 1.5, "deep_p95_s": 4, "deep_max_s": 6}
 
 # Stamps when the page first became ready (a title, the sidebar's current page, no script
 # running, nothing stale) and forgets it whenever it stops being so.
