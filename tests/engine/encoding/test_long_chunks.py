@@ -81,7 +81,8 @@ def test_a_seam_that_never_holds_ends_in_a_whole_merge() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["x" * 5000, " " + "ab" * 2000 + "\n", "0" * 3001, "東京" * 700, "ab c" * 900]
+    "text",
+    ["x" * 5000, " " + "ab" * 2000 + "\n", "0" * 3001, "東京" * 700, "ab c" * 900, "\n" * 999],
 )
 def test_long_chunks_through_encode_are_minbpes(text: str) -> None:
     tokenizer = train("xx ab abab 00 000 東京 ab c " * 30, 300, pattern="none").tokenizer
