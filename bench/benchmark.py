@@ -17,9 +17,11 @@ size, so pages forked processes share count once), sampled every 20 ms, or the p
 own high-water mark when that is higher.
 Encoding: MB/s with the GPT-2 vocabulary, ours against tiktoken, ids checked identical in
 the same run; setup (loading the vocabulary, building lookup tables) is timed apart.
-Any size: the command line on mix19 ten times over (191 MB; --big-times 47 for ~900 MB)
-to V = 1000, and the same merges checked against one process. The app:
-bench/app_timing.py in headless Chromium.
+Long runs: texts that are one long pre-token, cold, ours against tiktoken with each
+bundled vocabulary (bench/long_runs.py; `--only-long-runs` measures just these and
+rewrites only their block of BENCHMARKS.md). Any size: the command line on mix19 ten
+times over (191 MB; --big-times 47 for ~900 MB) to V = 1000, and the same merges checked
+against one process. The app: bench/app_timing.py in headless Chromium.
 """
 
 from __future__ import annotations
@@ -39,7 +41,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.markdown_blocks import KEPT_IN_BENCHMARKS, block, commit  # noqa: E402
+from bench import long_runs  # noqa: E402
+from bench.markdown_blocks import (  # noqa: E402
+    KEPT_IN_BENCHMARKS,
+    LONG_RUNS,
+    block,
+    commit,
+    replace_block,
+)
 from bench.ratios import (  # noqa: E402
     TABLE_HEAD,
     Row,
@@ -382,8 +391,15 @@ def main() -> None:
     parser.add_argument(
         "--big-times", type=int, default=10, help="mix19 repeated this many times for the big run"
     )
+    parser.add_argument("--no-long-runs", action="store_true", help="skip bench/long_runs.py")
+    parser.add_argument(
+        "--only-long-runs", action="store_true", help="measure only the long runs (~3 min)"
+    )
     parser.add_argument("--output", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args()
+    if args.only_long_runs:
+        write_long_runs(args.output, args.repeat)
+        return
     paths = [SHARED / "corpora" / f"{name}.txt" for name in args.corpora]
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -403,6 +419,20 @@ def main() -> None:
     text = report(trained, encoded, whole, big, app, command, elapsed, loads)
     args.output.write_text(text + kept_blocks(args.output))
     print(f"wrote {args.output}")
+    if not args.no_long_runs:
+        write_long_runs(args.output, args.repeat)
+
+
+def write_long_runs(path: Path, repeat: int) -> None:
+    """Measure the long runs and put their section into `path`, leaving the rest as it is."""
+    load_at_start = load_average()
+    rows = long_runs.measure(repeat)
+    command = " ".join(["python", "bench/benchmark.py", *sys.argv[1:]])
+    loads = f"{load_at_start} at the start, {load_average()} at the end"
+    body = long_runs.section(rows, command, commit(), loads)
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    path.write_text(replace_block(old, LONG_RUNS, body), encoding="utf-8")
+    print(f"wrote the long runs into {path}")
 
 
 def kept_blocks(path: Path) -> str:

@@ -1,33 +1,21 @@
-"""Apply a tokenizer's merges to pre-token chunks: exact BPE, with the fast paths encoding needs.
+"""Apply a tokenizer's merges to one pre-token chunk: exact BPE, the rule everything else keeps.
 
-The rule is always the same: in each chunk, merge the lowest-rank pair first, leftmost
-first among equals. `ChunkEncoder` gets there sooner:
-
-- a chunk whose bytes are a token that encodes to itself is that token (one lookup, as
-  tiktoken does); for tokenizers trained by BPE every token does, for others it is
-  checked once per token before it is used;
-- a chunk is cut where two bytes meet that no token contains side by side: no merge can
-  cross there, so the parts are merged (and cached) on their own;
-- results are cached per chunk.
+In each chunk, merge the lowest-rank pair first, leftmost first among equals (tiktoken's
+and minbpe's result). Short chunks are merged by scanning ranks, longer ones with a heap;
+explorer.encoding.chunk_encoder adds the shortcuts encoding takes on the way.
 
     >>> ranks = {(97, 97): 256, (256, 97): 257}
     >>> merge_bytes(b"aaab", ranks)
     [257, 98]
-    >>> ChunkEncoder({256: b"aa", 257: b"aaa"}, ranks).encode_chunks(["aaab", " ", "aa"])
-    [257, 98, 32, 256]
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
-from itertools import compress
-from operator import not_
+from collections.abc import Sequence
 from typing import Protocol
 
-CHUNK_CACHE_SIZE = 1 << 16
 SHORT_CHUNK = 20  # bytes; longer runs are merged with a heap instead of rank scans
-CUT_SEARCH_MIN = 8  # bytes; shorter chunks, and short ASCII words, are merged whole
 _NO_MERGE = 1 << 62  # a rank above every real one
 
 
@@ -133,114 +121,3 @@ def _merge_with_heap(ids: list[int], ranks: PairRanks) -> list[int]:
             if left is not None:
                 heapq.heappush(heap, (left, p))
     return [token for token in ids if token >= 0]
-
-
-class ChunkEncoder:
-    """Encodes chunks for one tokenizer: its vocabulary, merge ranks and byte order.
-
-    `trained` promises that every token's bytes encode to the token itself, which holds
-    for any tokenizer trained by BPE (the first merges that build a token inside a
-    chunk build it alone too). Without the promise each token is checked, once, the
-    first time encoding needs the tables (about 3 µs a token).
-    """
-
-    def __init__(
-        self,
-        vocab: Mapping[int, bytes],
-        ranks: Mapping[tuple[int, int], int],
-        byte_table: bytes | None = None,
-        *,
-        trained: bool = False,
-    ) -> None:
-        self.vocab = vocab
-        self.ranks = ranks
-        self.byte_table = byte_table  # bytes -> ids 0-255, when they are not in order
-        self.trained = trained
-        self._whole: dict[bytes, int] | None = None  # bytes of tokens that encode to themselves
-        self._joinable: set[tuple[int, int]] = set()  # byte pairs that some token contains
-        self._cache: dict[str, list[int]] = {}
-        self._parts: dict[bytes, list[int]] = {}
-
-    def encode_chunks(self, chunks: Sequence[str]) -> list[int]:
-        """The ids of the chunks, in order."""
-        cache = self._cache
-        ids: list[int] = []
-        for chunk in chunks:
-            found = cache.get(chunk)
-            if found is None:
-                if len(cache) >= CHUNK_CACHE_SIZE:
-                    cache.clear()
-                found = cache[chunk] = self._encode_new(chunk)
-            ids += found
-        return ids
-
-    def _encode_new(self, chunk: str) -> list[int]:
-        whole = self._whole if self._whole is not None else self._build_tables()
-        data = chunk.encode("utf-8", "surrogatepass")
-        token = whole.get(data)
-        if token is not None:
-            return [token]
-        n = len(data)
-        if n > SHORT_CHUNK or (n >= CUT_SEARCH_MIN and not chunk.isascii()):
-            pairs = zip(data, data[1:])
-            cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
-            if cuts:
-                cuts.append(n)
-                return self._encode_parts(data, cuts)
-        return self._merge(data)
-
-    def _encode_parts(self, data: bytes, ends: list[int]) -> list[int]:
-        """Merge the parts data[previous end:end] on their own; each is cached by bytes."""
-        parts, whole = self._parts, self._whole
-        assert whole is not None
-        ids: list[int] = []
-        start = 0
-        for end in ends:
-            part = data[start:end]
-            found = parts.get(part)
-            if found is None:
-                token = whole.get(part)
-                found = [token] if token is not None else self._merge(part)
-                if len(parts) >= CHUNK_CACHE_SIZE:
-                    parts.clear()
-                parts[part] = found
-            ids += found
-            start = end
-        return ids
-
-    def _merge(self, data: bytes) -> list[int]:
-        raw = data.translate(self.byte_table) if self.byte_table else data
-        return merge_ids(list(raw), self.ranks)
-
-    def prepare(self) -> None:
-        """Build the tables now rather than on the first chunk that needs them."""
-        if self._whole is None:
-            self._build_tables()
-
-    def take_tables_from(self, larger: ChunkEncoder, vocab_size: int) -> None:
-        """Reuse a larger vocabulary's tables, if built, for its first `vocab_size` ids.
-
-        A token encodes to itself with all the merges exactly when it does with those up
-        to its own (merging never uses a later one on the way to it), so the larger
-        table, cut at vocab_size, is this one's. Its joinable pairs are a superset of
-        ours: fewer cuts, the same ids.
-        """
-        if larger._whole is not None and self._whole is None:
-            self._whole = {data: i for data, i in larger._whole.items() if i < vocab_size}
-            self._joinable = larger._joinable
-
-    def _build_tables(self) -> dict[bytes, int]:
-        """Which tokens encode to themselves, and which byte pairs tokens contain."""
-        joinable: set[tuple[int, int]] = set()
-        for token_bytes in self.vocab.values():
-            joinable.update(zip(token_bytes, token_bytes[1:]))
-        self._joinable = joinable
-        if self.trained:
-            whole = {token_bytes: token for token, token_bytes in self.vocab.items()}
-        else:
-            whole = {}
-            for token, token_bytes in self.vocab.items():
-                if self._merge(token_bytes) == [token]:
-                    whole[token_bytes] = token
-        self._whole = whole
-        return whole

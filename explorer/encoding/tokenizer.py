@@ -30,7 +30,7 @@ from explorer.base.arguments import (
     whole_number,
 )
 from explorer.base.collector import collector_paused
-from explorer.encoding.merging import ChunkEncoder
+from explorer.encoding.chunk_encoder import ChunkEncoder
 from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,

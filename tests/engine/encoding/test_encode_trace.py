@@ -144,6 +144,16 @@ def test_known_words_on_bundled(bundled: dict[str, Tokenizer], name: str, text: 
     check_steps(tokenizer, trace)
 
 
+@pytest.mark.parametrize("name", BUNDLED_NAMES)
+@pytest.mark.parametrize("text", ["x" * 300, " " + "ab" * 149 + "\n", "0" * 300, "ก" * 300])
+def test_long_runs_trace_as_they_encode(
+    bundled: dict[str, Tokenizer], name: str, text: str
+) -> None:
+    """Runs long enough that encode merges them in windows; the trace merges them whole."""
+    tokenizer = bundled[name]
+    assert trace_encoding(tokenizer, text).ids == tokenizer.encode(text)
+
+
 # --- worked example, limits ---------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from explorer.analysis.lineage import parents
 from explorer.base.byte_map import bytes_to_unicode
 from explorer.cli import main
 from explorer.encoding.merging import merge_ids
-from explorer.encoding.tokenizer import SpecialTokenError
+from explorer.encoding.tokenizer import SpecialTokenError, Tokenizer
 from explorer.files import bundled
 from explorer.files.bundled import BUNDLED, BUNDLED_NAMES, BundledError, load_bundled
 from explorer.files.exports import tokenizer_json
@@ -217,6 +217,41 @@ def test_udhr_ids_equal_tiktokens(
     for path in files:
         text = path.read_bytes().decode("utf-8")
         assert tokenizer.encode(text) == encoding.encode(text), path.name
+
+
+def long_runs(size: int) -> dict[str, str]:
+    """Texts that are one long pre-token, or many of one kind: issue 24's slow shapes, small.
+
+    tiktoken's own test of `c * n`, `" " + c * n` and `" " + c * n + "\n"`, with short
+    repeating units, scripts without spaces and random digits beside them.
+    """
+    digits = "".join(str(i * 7919 % 10) for i in range(size))  # a fixed, non-repeating-ish run
+    runs = {f"{c!r} * n": c * size for c in ["x", "^", "0", "'s", " ", "\n", "ก", "東"]}
+    runs |= {f"' ' + {c!r} * n + '\\n'": " " + c * size + "\n" for c in ["x", "0", "é"]}
+    runs |= {"'ab' * n": "ab" * (size // 2), "'abc' * n": "abc" * (size // 3)}
+    runs |= {"digits": digits, "thai": "มนุษย์ทั้งหลาย" * (size // 14)}
+    return runs
+
+
+LONG_RUNS = long_runs(20_000)
+
+
+@pytest.mark.parametrize("name", BUNDLED_NAMES)
+def test_long_runs_equal_tiktokens(
+    tiktoken_encodings: Callable[[str], tiktoken.Encoding], name: str
+) -> None:
+    shared = load_bundled(name)
+    fresh = Tokenizer(  # its caches start empty, as a first visitor's do
+        shared.merges,
+        pattern=shared.pattern,
+        special_tokens=shared.special_tokens,
+        byte_ids=shared.byte_ids,
+        trained=True,
+    )
+    encoding = tiktoken_encodings(name)
+    for label, text in LONG_RUNS.items():
+        assert fresh.encode(text) == encoding.encode(text), label
+    assert fresh.encode(LONG_RUNS["'ab' * n"][:-1]) == encoding.encode(LONG_RUNS["'ab' * n"][:-1])
 
 
 @pytest.mark.parametrize("vocab_size", [256, 300, 1000, 20000])
