@@ -32,6 +32,7 @@ from ui.session.run_spec import OPENAI
 from ui.session.runs import Run, trained_vocab_size, view_tokenizer, view_vocab_size
 from ui.session.samples import udhr_texts
 from ui.views.formatting import format_seconds, markdown_text
+from ui.views.theme_css import CHART_GREY  # the theme_css rule lightens it on a dark page
 from ui.views.token_view import fmt_int
 
 HEATMAP_TITLE = "Bytes per token by language and vocab size"
@@ -153,7 +154,7 @@ def tax_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
     )
     english = (
         alt.Chart(pd.DataFrame({"Tokens per English token": [1.0]}))
-        .mark_rule(color="#555", strokeDash=[4, 3])
+        .mark_rule(color=CHART_GREY, strokeDash=[4, 3])
         .encode(x="Tokens per English token:Q")
     )
     subtitle = [

@@ -19,9 +19,9 @@ from typing import Any
 
 import streamlit as st
 
-from explorer.html.scheme import light_dark
 from ui.session import state as keys
 from ui.views.formatting import excerpt
+from ui.views.theme_css import THEME_CSS
 
 # before and after side by side, at 28 px, under the merge and narration on one screen
 PRESENTER_PASSAGE_CHARS = 120
@@ -43,12 +43,6 @@ _PRESENTER = (
 # Sections are h2 under the page's h1 (an h3 there skips a level: axe's heading-order),
 # drawn at the h3 size they had
 _SECTIONS = '[data-testid="stMain"] h2{font-size:1.75rem}'
-# Streamlit writes a slider's value in the primary colour. The dark theme's red, #CF4250, is
-# 3.5:1 on the dark sidebar (WCAG AA asks 4.5:1), and no red both reads there and carries
-# the primary buttons' white text; so in dark the value alone takes a lighter red (5.9:1).
-# .streamlit/config.toml pins both primaries. `div` outranks Streamlit's own class rule.
-SLIDER_VALUE = ("#C53948", "#F2767F")  # light (Streamlit's), dark
-_SCHEME = f'div[data-testid="stSliderThumbValue"]{{color:{light_dark(*SLIDER_VALUE)}}}'
 # Phones: Streamlit keeps 6rem above the title there too; columns stack one a row.
 _NARROW = (
     "@media (max-width:640px){"
@@ -87,12 +81,12 @@ def presenting() -> bool:
 
 
 def inject_style() -> None:
-    """The stylesheet for this run: the dark theme's slider values and narrow screens
-    always, the presenter view when on.
+    """The stylesheet for this run: the dark theme's fixes (ui.views.theme_css) and narrow
+    screens always, the presenter view when on.
 
     Style-only HTML goes to Streamlit's event container, so it takes no room on the page.
     """
-    st.html(f"<style>{_SECTIONS}{_SCHEME}{_NARROW}{_PRESENTER if presenting() else ''}</style>")
+    st.html(f"<style>{_SECTIONS}{THEME_CSS}{_NARROW}{_PRESENTER if presenting() else ''}</style>")
 
 
 def presenter_toggle() -> None:
