@@ -5,11 +5,12 @@ Everything here is CSS `light-dark(L, D)` (explorer.html.scheme): Streamlit sets
 viewer's system setting or Streamlit's menu changes the theme; in light nothing changes.
 
     >>> THEME_CSS.count("light-dark(")
-    4
+    9
 """
 
 from __future__ import annotations
 
+from explorer.html.render import TEXT_COLOR_DARK
 from explorer.html.scheme import DARK_TEXT, light_dark
 
 # Streamlit writes a slider's value in the primary colour. The dark theme's red, #CF4250, is
@@ -23,6 +24,10 @@ SLIDER_VALUE = ("#C53948", "#F2767F")  # light (Streamlit's), dark
 CHART_GREY = "#555"  # ui/compare/charts.py and languages.py: 7.5:1 on white
 CHART_GREY_DARK = "#B8B3A8"  # 8.6:1 on the dark page
 _CHART = '[data-testid="stVegaLiteChart"] '
+# A lineage graph (explorer.analysis.lineage's DOT, drawn by Streamlit as SVG): its light
+# node fills turn to their dark variants under light text, their edges a lighter grey.
+GRAPH_FILLS = ("#e8f0fe", "#f1f3f4", "#fde293")  # merged tokens, bytes, the token itself
+_GRAPH = '[data-testid="stGraphVizChart"] .node '
 
 THEME_CSS = (
     f'div[data-testid="stSliderThumbValue"]{{color:{light_dark(*SLIDER_VALUE)}}}'
@@ -30,4 +35,7 @@ THEME_CSS = (
     f'{_CHART}.role-mark [fill="{CHART_GREY}"]{{fill:{light_dark(CHART_GREY, CHART_GREY_DARK)}}}'
     f'{_CHART}.role-mark [stroke="{CHART_GREY}"]'
     f"{{stroke:{light_dark(CHART_GREY, CHART_GREY_DARK)}}}"
+    + "".join(f'{_GRAPH}[fill="{fill}"]{{fill:{light_dark(fill)}}}' for fill in GRAPH_FILLS)
+    + f"{_GRAPH}text{{fill:{light_dark('#000', TEXT_COLOR_DARK)}}}"
+    + f'{_GRAPH}[stroke="#5f6368"]{{stroke:{light_dark("#5f6368", "#9aa0a6")}}}'
 )
