@@ -6,6 +6,9 @@ file does from `prefers-color-scheme`). CSS's `light-dark(L, D)` then picks L or
 it is used, so one HTML string serves both schemes and a change of theme needs no rerun.
 Each declaration comes twice, plain light first: a browser without light-dark() (before
 Chrome 123, Firefox 120, Safari 17.5) drops the second and keeps the light look.
+Two near misses: `@media (prefers-color-scheme: dark)` follows the system setting but not
+Streamlit's menu, and `st.context.theme` tells the server the theme only at a rerun,
+which a change from the menu does not start.
 
 A token colour's dark variant is computed, not listed: the same hue at half its OKLab
 lightness, so pastels become deep colours that light text reads on, in the same order
