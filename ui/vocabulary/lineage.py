@@ -119,7 +119,7 @@ _CHIP_STYLE = (
     f"{declare('background', '#e8f0fe')};border:1px solid #c6d4f5;"
     f"border-color:{light_dark('#c6d4f5', '#7C8AA8')};border-radius:4px;padding:0 5px;"
     f"{declare('color', '#1a1a1a', '#F2F2F2')}}}"
-    # the id at 60 % of the text (light); on the dark chip #E0E0E0, 5.1:1
+    # the id at 60 % of the text (light); on the dark chip #E0E0E0, 5.0:1
     ".vchip sub{font-size:.7em;margin-left:3px;"
     f"{declare('color', 'rgba(26,26,26,.6)', '#E0E0E0')}}}"
     f".vmore{{{declare('color', '#5f6368', '#B0B4BA')};font-style:italic;padding:0 4px}}"
