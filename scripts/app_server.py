@@ -183,9 +183,14 @@ class IdleWatch:
 
 
 @contextmanager
-def app_in_chromium(width: int, height: int, env: dict[str, str] | None = None) -> Iterator[Any]:
+def app_in_chromium(
+    width: int, height: int, env: dict[str, str] | None = None, *, color_scheme: str = "light"
+) -> Iterator[Any]:
     """A fresh server and a headless Chromium page of that size, for the scripts that take
-    pictures or times: `with app_in_chromium(1440, 900) as (server, page): ...`"""
+    pictures or times: `with app_in_chromium(1440, 900) as (server, page): ...`
+
+    color_scheme ("light" or "dark") is the system setting the page reports
+    (prefers-color-scheme), which the app's theme follows."""
     import tempfile
 
     from playwright.sync_api import sync_playwright  # the tests' and scripts' need, not the app's
@@ -197,6 +202,7 @@ def app_in_chromium(width: int, height: int, env: dict[str, str] | None = None) 
     ):
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            yield server, browser.new_page(viewport={"width": width, "height": height})
+            viewport = {"width": width, "height": height}
+            yield server, browser.new_page(viewport=viewport, color_scheme=color_scheme)
         finally:
             browser.close()

@@ -39,9 +39,11 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1440)
     parser.add_argument("--height", type=int, default=900)
     parser.add_argument("--suffix", default="", help="added to the file names: _phone")
+    parser.add_argument("--scheme", choices=("light", "dark"), default="light")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    with app_in_chromium(args.width, args.height) as (server, page):
+    scheme = args.scheme
+    with app_in_chromium(args.width, args.height, color_scheme=scheme) as (server, page):
         page.goto(f"{server.url}compare?compare_section=Two+tokenizers")  # the section's tab
         scroll_to_section(page)
         page.locator(".st-key-compare_pair_example button").click()

@@ -21,8 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_LESSON = ROOT / "docs" / "lesson_aaabdaaabac.html"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 TEXT, VOCAB_SIZE, PATTERN = "aaabdaaabac", 259, "none"
-# (file name, viewport): the README's picture, and the file on a phone
-PICTURES = [("lesson_file.png", (1280, 720)), ("lesson_file_phone.png", (390, 844))]
+# (file name, viewport, the reader's colour scheme): the README's pictures, and the file
+# on a phone
+PICTURES = [
+    ("lesson_file.png", (1280, 720), "light"),
+    ("lesson_file_dark.png", (1280, 720), "dark"),
+    ("lesson_file_phone.png", (390, 844), "light"),
+]
 
 
 def sample_lesson() -> str:
@@ -45,8 +50,9 @@ def take_screenshots(step: int = 2) -> None:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        for name, (width, height) in PICTURES:
-            page = browser.new_page(viewport={"width": width, "height": height})
+        for name, (width, height), scheme in PICTURES:
+            viewport = {"width": width, "height": height}
+            page = browser.new_page(viewport=viewport, color_scheme=scheme)
             page.goto(f"{SAMPLE_LESSON.as_uri()}#step={step}")
             page.locator("#pairs tbody tr").first.wait_for()
             page.screenshot(path=str(SCREENSHOTS / name))

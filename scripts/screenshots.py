@@ -1,6 +1,11 @@
 """Take a screenshot of every page in headless Chromium (the README's pictures).
 
-    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--scheme dark]
+        [--every-size]
+
+--scheme dark opens the app as a browser whose system setting is dark, which the app's
+theme follows; the pictures are then named NAME_dark.png. --every-size takes each page
+at each of SIZES as well (NAME_1440x900.png, ...), to look over the layout in both themes.
 
 Needs Debian's chromium (apt-get install chromium) and the playwright package; starts
 its own Streamlit server on a free loopback port and stops it afterwards.
@@ -19,6 +24,7 @@ from app_server import (  # beside this file
 )
 from playwright.sync_api import Page
 
+SIZES = [(1440, 900), (1280, 720), (390, 844)]  # a laptop, a projector, a phone
 # (file name, URL path): the default page, Train, lives at the root URL
 PAGES = [
     ("train", ""),
@@ -62,18 +68,25 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=1300)
     parser.add_argument("--only", nargs="+", metavar="NAME", help="take only these pictures")
+    parser.add_argument("--scheme", choices=("light", "dark"), default="light")
+    parser.add_argument("--every-size", action="store_true", help="each page at each of SIZES")
     args = parser.parse_args()
     every = [name for name, _ in PAGES] + [name for name, *_ in SCREENS + SECTIONS]
     wanted = set(args.only or every)
     args.out.mkdir(parents=True, exist_ok=True)
-    with app_in_chromium(args.width, args.height) as (server, page):
+    suffix = "_dark" if args.scheme == "dark" else ""
+
+    def path(name: str) -> Path:
+        return args.out / f"{name}{suffix}.png"
+
+    with app_in_chromium(args.width, args.height, color_scheme=args.scheme) as (server, page):
         for name, url_path in PAGES:
             if name in wanted:
-                take(page, f"{server.url}{url_path}", args.out / f"{name}.png", full_page=True)
+                take(page, f"{server.url}{url_path}", path(name), full_page=True)
         for name, url_path, (width, height) in SCREENS:
             if name in wanted:
                 page.set_viewport_size({"width": width, "height": height})
-                take(page, f"{server.url}{url_path}", args.out / f"{name}.png", full_page=False)
+                take(page, f"{server.url}{url_path}", path(name), full_page=False)
         for name, url_path, selector, (width, height) in SECTIONS:
             if name in wanted:
                 page.set_viewport_size({"width": width, "height": height})
@@ -83,8 +96,18 @@ def main() -> None:
                 section.scroll_into_view_if_needed()  # widgets below the fold load only now
                 page.wait_for_selector('[data-testid="stSkeleton"]', state="detached")
                 page.wait_for_timeout(500)
-                section.screenshot(path=str(args.out / f"{name}.png"))
-                print(args.out / f"{name}.png")
+                section.screenshot(path=str(path(name)))
+                print(path(name))
+        for width, height in SIZES if args.every_size else ():
+            page.set_viewport_size({"width": width, "height": height})
+            for name, url_path in PAGES:
+                if name in wanted:
+                    take(
+                        page,
+                        f"{server.url}{url_path}",
+                        path(f"{name}_{width}x{height}"),
+                        full_page=True,
+                    )
 
 
 def take(page: Page, url: str, path: Path, *, full_page: bool) -> None:

@@ -22,6 +22,11 @@ COLOR_MODES = ("id", "rank", "length")
 TEXT_COLOR = "#1A1A1A"  # on every palette colour but `special`: at least 4.5:1 (WCAG AA)
 SPECIAL_TEXT_COLOR = "#FFFFFF"
 CARD_COLOR, CARD_TEXT_COLOR = "#1F2328", "#FFFFFF"  # a token's details card: 15.8:1
+# On a dark page (explorer.html.scheme): tokens take their colour's dark variant under
+# light text, special tokens turn light under dark text, and the card turns light.
+TEXT_COLOR_DARK = "#F2F2F2"  # on every dark variant: at least 4.5:1
+SPECIAL_COLOR_DARK, SPECIAL_TEXT_COLOR_DARK = "#D0D0D0", "#111111"  # 12.2:1
+CARD_COLOR_DARK, CARD_TEXT_COLOR_DARK = "#E6E8EB", "#111111"  # 15.4:1
 VISIBLE_WHITESPACE = {" ": "·", "\n": "↵", "\t": "→"}
 LAYOUT_CHARS = frozenset("\n\t")  # kept as real characters when keep_layout is on
 

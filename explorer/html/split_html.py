@@ -3,7 +3,8 @@ highlighted and the rest dimmed: escaped HTML for a side-by-side view.
 
 Inside a highlighted place every token is drawn with its edges (two alternating colours)
 and visible whitespace, so the two splits can be read against each other; outside, the
-text is plain and grey (#595959 on white: 7:1, past WCAG AA's 4.5:1).
+text is plain and grey (#595959 on white: 7:1, past WCAG AA's 4.5:1; on a dark page,
+#A6A6A6: 7.4:1). Every colour comes light and dark (explorer.html.scheme).
 
     >>> from explorer.encoding.tokenizer import Tokenizer
     >>> page = split_html(Tokenizer(), list(b"<b>"), [(0, 1), (1, 2), (2, 3)], [None, 0, None])
@@ -17,22 +18,31 @@ import html
 from collections.abc import Sequence
 
 from explorer.encoding.tokenizer import Tokenizer
-from explorer.html.render import TEXT_COLOR, display_pieces
+from explorer.html.render import TEXT_COLOR, TEXT_COLOR_DARK, display_pieces
+from explorer.html.scheme import DARK_PAGE, LIGHT_PAGE, declare, light_dark
 from explorer.html.token_html import token_title
 
 DIM_COLOR = "#595959"  # on white: 7.0:1
 TOKEN_COLORS = ("#FFD966", "#A8D5FF")  # alternate inside a place; dark text 11:1 and 12:1
+# dark: #A6A6A6 on the page 7.4:1; the place #3D3413 under light text 11:1, its number 10:1;
+# the tokens' dark variants under light text 6.7:1 and 7.2:1
+_EDGE = light_dark("rgba(0,0,0,.35)", "rgba(255,255,255,.35)")
 _STYLE = (
-    f".sd-view{{white-space:pre-wrap;overflow-wrap:anywhere;line-height:2.1;color:{DIM_COLOR};"
-    "background:#FFFFFF;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
-    f".sd-view mark{{background:#FFF4C2;color:{TEXT_COLOR};outline:2px solid #9A6700;"
+    ".sd-view{white-space:pre-wrap;overflow-wrap:anywhere;line-height:2.1;"
+    f"{declare('color', DIM_COLOR, '#A6A6A6')};{declare('background', LIGHT_PAGE, DARK_PAGE)};"
+    "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
+    f".sd-view mark{{{declare('background', '#FFF4C2', '#3D3413')};"
+    f"{declare('color', TEXT_COLOR, TEXT_COLOR_DARK)};"
+    f"outline:2px solid #9A6700;outline:2px solid {light_dark('#9A6700', '#E0B040')};"
     "border-radius:3px;padding:0 1px;-webkit-box-decoration-break:clone;"
     "box-decoration-break:clone}"
-    ".sd-view mark>span{box-shadow:inset 0 0 0 1px rgba(0,0,0,.35);border-radius:2px;"
+    f".sd-view mark>span{{box-shadow:inset 0 0 0 1px rgba(0,0,0,.35);"
+    f"box-shadow:inset 0 0 0 1px {_EDGE};border-radius:2px;"
     "margin-right:1px;-webkit-box-decoration-break:clone;box-decoration-break:clone}"
-    f".sd-view .t0{{background:{TOKEN_COLORS[0]}}}.sd-view .t1{{background:{TOKEN_COLORS[1]}}}"
-    ".sd-view sup{font-size:.65em;font-weight:700;color:#5C4400;margin-right:2px;"
-    "-webkit-user-select:none;user-select:none}"
+    f".sd-view .t0{{{declare('background', TOKEN_COLORS[0])}}}"
+    f".sd-view .t1{{{declare('background', TOKEN_COLORS[1])}}}"
+    f".sd-view sup{{font-size:.65em;font-weight:700;{declare('color', '#5C4400', '#FFE9A8')};"
+    "margin-right:2px;-webkit-user-select:none;user-select:none}"
 )
 
 

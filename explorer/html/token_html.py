@@ -20,14 +20,21 @@ from dataclasses import dataclass
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.html.render import (
     CARD_COLOR,
+    CARD_COLOR_DARK,
     CARD_TEXT_COLOR,
+    CARD_TEXT_COLOR_DARK,
+    PALETTES,
+    SPECIAL_COLOR_DARK,
     SPECIAL_TEXT_COLOR,
+    SPECIAL_TEXT_COLOR_DARK,
     TEXT_COLOR,
+    TEXT_COLOR_DARK,
     RenderError,
     display_pieces,
     render_token,
     token_colors,
 )
+from explorer.html.scheme import declare, light_dark
 
 # One rule set per page is enough: class names depend only on the colour, so several
 # renderings on one page never disagree. Tokens are the div's children: a faint edge and a
@@ -44,23 +51,29 @@ from explorer.html.render import (
 # subtle: a token span must not isolate its direction (unicode-bidi:isolate). Isolated
 # tokens sit in the paragraph's order, left to right, and an Arabic word of three tokens
 # would read backwards; only hex labels (<bdi dir="ltr">) and ids (sub) are isolated.
-OUTLINE = (
-    "outline:2px solid #000;outline-offset:0"  # a highlighted token (also ui.animate.animation)
+# Colours come light and dark (explorer.html.scheme): the page's colour-scheme picks.
+OUTLINE = (  # a highlighted token (also ui.animate.animation)
+    f"outline:2px solid #000;outline:2px solid {light_dark('#000', '#FFF')};outline-offset:0"
 )
 _STYLE = (
-    f".bpe{{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;color:{TEXT_COLOR};"
+    ".bpe{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;"
+    f"{declare('color', TEXT_COLOR, TEXT_COLOR_DARK)};"
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
     ".bpe>span{position:relative;border-radius:3px;margin-right:1px;"
     "box-shadow:inset 0 0 0 1px rgba(0,0,0,.2);"
+    f"box-shadow:inset 0 0 0 1px {light_dark('rgba(0,0,0,.2)', 'rgba(255,255,255,.3)')};"
     "-webkit-box-decoration-break:clone;box-decoration-break:clone}"
-    f".bpe .s{{color:{SPECIAL_TEXT_COLOR};font-weight:600}}"
+    f".bpe .s{{{declare('color', SPECIAL_TEXT_COLOR, SPECIAL_TEXT_COLOR_DARK)};font-weight:600}}"
     f".bpe .h{{{OUTLINE}}}"
-    ".bpe>span:focus-visible{outline:3px solid #0B57D0;outline-offset:1px}"
+    ".bpe>span:focus-visible{outline:3px solid #0B57D0;"
+    f"outline:3px solid {light_dark('#0B57D0', '#8AB4F8')};outline-offset:1px}}"
     ".bpe sub{font-size:.7em;margin-left:1px;direction:ltr;unicode-bidi:isolate;"
     "-webkit-user-select:none;user-select:none}"
     ".bpe>span::after{display:none;position:absolute;left:0;top:100%;margin-top:3px;"
     "z-index:1000;width:max-content;max-width:min(24rem,90vw);padding:6px 9px;"
     f"border-radius:6px;background:{CARD_COLOR};color:{CARD_TEXT_COLOR};font-size:14px;"
+    f"background:{light_dark(CARD_COLOR, CARD_COLOR_DARK)};"
+    f"color:{light_dark(CARD_TEXT_COLOR, CARD_TEXT_COLOR_DARK)};"
     "line-height:1.45;font-weight:400;text-align:left;direction:ltr;unicode-bidi:isolate;"
     "white-space:pre-wrap;box-shadow:0 3px 10px rgba(0,0,0,.3);pointer-events:none;"
     "-webkit-user-select:none;user-select:none}"
@@ -361,8 +374,20 @@ def _quoted(data: bytes) -> str:
 
 
 def _style_block(colors: Sequence[str], card_rules: str = "") -> str:
-    rules = "".join(f".bpe .{_color_class(c)}{{background:{c}}}" for c in sorted(set(colors)))
+    rules = "".join(
+        f".bpe .{_color_class(c)}{{{declare('background', c, _dark(c))}}}"
+        for c in sorted(set(colors))
+    )
     return f"<style>{_STYLE}{rules}{card_rules}</style>"
+
+
+_SPECIAL_COLORS = frozenset(palette.special for palette in PALETTES.values())
+
+
+def _dark(color: str) -> str | None:
+    """A token colour on a dark page: special tokens turn light (their text dark), the
+    others take explorer.html.scheme's dark variant."""
+    return SPECIAL_COLOR_DARK if color in _SPECIAL_COLORS else None
 
 
 def _color_class(color: str) -> str:

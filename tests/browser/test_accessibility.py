@@ -1,10 +1,15 @@
-"""WCAG 2.1 AA on every page: axe-core finds no serious or critical violation.
+"""WCAG 2.1 AA on every page, light and dark: axe-core finds no serious or critical violation.
 
 axe-core (tests/browser/vendor/axe.min.js, see the README there) runs in Chromium on each
 page at 1440 x 900 once Streamlit has settled: the five pages on the trained sample, the
 presenter view (Animate with the sidebar's toggle on), and Train after training a pasted
 text. A failure lists every violation of any impact, with the elements it found, so the
 message alone says what to fix.
+
+Each page is checked in both colour schemes in one session, the second by turning the
+browser's system setting over (prefers-color-scheme) while the page is open: the app's
+theme follows it without a reload, and so must the HTML it draws. The run after training
+opens dark, so a session that starts dark is checked too.
 """
 
 from __future__ import annotations
@@ -72,12 +77,30 @@ def assert_accessible(page: Page, where: str) -> None:
     assert not blocking, f"axe-core on {where}:\n{report(violations)}"
 
 
+def app_scheme(page: Page) -> str:
+    """The colour scheme Streamlit's theme gives the app now: "light" or "dark"."""
+    return str(
+        page.locator('[data-testid="stApp"]').evaluate("app => getComputedStyle(app).colorScheme")
+    )
+
+
+def assert_accessible_in_both_schemes(page: Page, where: str) -> None:
+    """Check the page in the scheme it has, then turn the system setting over and again."""
+    first = app_scheme(page)
+    assert first in ("light", "dark"), first
+    assert_accessible(page, f"{where} ({first})")
+    other = "light" if first == "dark" else "dark"
+    page.emulate_media(color_scheme=other)
+    expect(page.locator('[data-testid="stApp"]')).to_have_css("color-scheme", other)
+    assert_accessible(page, f"{where} ({other})")
+
+
 @pytest.mark.parametrize("title", PAGES)
 def test_each_page_has_no_serious_violation(app: Page, title: str) -> None:
     app.set_viewport_size(VIEWPORT)
     if title != "Train":
         go_to(app, title)
-    assert_accessible(app, title)
+    assert_accessible_in_both_schemes(app, title)
 
 
 def test_the_presenter_view_has_no_serious_violation(app: Page) -> None:
@@ -85,10 +108,21 @@ def test_the_presenter_view_has_no_serious_violation(app: Page) -> None:
     go_to(app, "Animate merges")
     keyed(app, "sidebar_present").locator("label").click()
     expect(keyed(app, "sidebar_present").get_by_role("switch")).to_be_checked()
-    assert_accessible(app, "Animate merges, presenter view")
+    assert_accessible_in_both_schemes(app, "Animate merges, presenter view")
+    # Streamlit's own menu overrides the system setting (dark now), and the HTML follows
+    token = app.locator('[data-testid="stMain"] .bpe > span').first
+    dark_background = token.evaluate("t => getComputedStyle(t).backgroundColor")
+    app.locator('[data-testid="stMainMenu"]').click()
+    app.locator('[data-testid="stMainMenuItem-theme-Light"]').click()
+    expect(app.locator('[data-testid="stApp"]')).to_have_css("color-scheme", "light")
+    light_background = token.evaluate("t => getComputedStyle(t).backgroundColor")
+    assert light_background != dark_background
+    assert token.evaluate("t => getComputedStyle(t).color") == "rgb(26, 26, 26)"  # #1A1A1A
 
 
+@pytest.mark.browser_context_args(color_scheme="dark")
 def test_train_after_training_has_no_serious_violation(app: Page) -> None:
+    assert app_scheme(app) == "dark"  # the system setting, from the first page drawn
     app.set_viewport_size(VIEWPORT)
     train_pasted(app, PASTED, 300)
-    assert_accessible(app, "Train, after training a pasted text")
+    assert_accessible_in_both_schemes(app, "Train, after training a pasted text")

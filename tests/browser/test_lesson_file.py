@@ -166,9 +166,18 @@ def test_hostile_text_stays_text(page: Page, offline: list[str], tmp_path: Path)
 def test_no_serious_accessibility_violation(page: Page, offline: list[str]) -> None:
     page.goto(SAMPLE_LESSON.as_uri() + "#step=1")
     expect(page.locator("#pairs tbody tr")).to_have_count(6)
-    violations = axe_violations(page)  # axe is injected inline: no request
-    blocking = [v for v in violations if v["impact"] in BLOCKING]
-    assert not blocking, report(violations)
+    token = page.locator(".bpe > span").first
+    backgrounds = []
+    for scheme in ("light", "dark"):  # the file follows the reader's system setting
+        page.emulate_media(color_scheme=scheme)
+        expect(page.locator("body")).to_have_css(
+            "background-color", "rgb(255, 255, 255)" if scheme == "light" else "rgb(23, 22, 20)"
+        )
+        backgrounds.append(token.evaluate("t => getComputedStyle(t).backgroundColor"))
+        violations = axe_violations(page)  # axe is injected inline: no request
+        blocking = [v for v in violations if v["impact"] in BLOCKING]
+        assert not blocking, f"{scheme}:\n{report(violations)}"
+    assert backgrounds[0] != backgrounds[1]  # the chips' colours follow it too
 
 
 def test_animate_downloads_a_lesson_that_plays_offline(

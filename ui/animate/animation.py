@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from explorer import Encoding, MergeHistory, Tokenizer, render_token
-from explorer.html.render import token_color
+from explorer.html.render import TEXT_COLOR, TEXT_COLOR_DARK, token_color
+from explorer.html.scheme import declare, light_dark
 from explorer.html.token_html import OUTLINE
 from explorer.training.corpus import parse_word_counts
 from explorer.training.history import MergeStep, StopReason
@@ -224,7 +225,8 @@ def merge_card_html(tokenizer: Tokenizer, merge: MergeStep) -> str:
     def chip(token: int, kind: str) -> str:
         text = html.escape(render_token(tokenizer.token_bytes(token), visible_whitespace=True))
         color = token_color(tokenizer, token)  # the passage's colour: the same token looks the same
-        return f'<span class="am-chip am-{kind}" style="background:{color}">{text}</span>'
+        style = declare("background", color)  # light or dark, as in explorer.html.scheme
+        return f'<span class="am-chip am-{kind}" style="{style}">{text}</span>'
 
     return (
         f"<style>{_CARD_STYLE}</style><div class='am-card'>"
@@ -237,8 +239,9 @@ def merge_card_html(tokenizer: Tokenizer, merge: MergeStep) -> str:
 _CARD_STYLE = (
     ".am-card{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.25rem 0}"
     ".am-chip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
-    "font-size:1.6rem;padding:.1rem .55rem;border-radius:6px;white-space:pre;color:#1A1A1A}"
-    ".am-part,.am-new{outline:2px solid #000}"
+    "font-size:1.6rem;padding:.1rem .55rem;border-radius:6px;white-space:pre;"
+    f"{declare('color', TEXT_COLOR, TEXT_COLOR_DARK)}}}"
+    f".am-part,.am-new{{outline:2px solid #000;outline:2px solid {light_dark('#000', '#FFF')}}}"
     ".am-op{font-size:1.5rem;opacity:.7}"
     ".am-id{font-size:.95rem;opacity:.75;margin-left:.25rem}"
 )
@@ -287,6 +290,8 @@ _STAGE_STYLE = (
     ".am-panes{display:grid;gap:.5rem 1.5rem;"
     "grid-template-columns:repeat(auto-fit,minmax(min(100%,20rem),1fr))}"
     ".am-label{margin:0 0 .35rem}"
-    # Streamlit's caption: 14 px at 60 % of the text colour (#111: 5.2:1 on white)
-    ".am-caption{margin:0;font-size:.875rem;color:rgba(17,17,17,.6)}"
+    # Streamlit's caption: 14 px at 60 % of the text colour (#111: 5.2:1 on white;
+    # the dark theme's #EDEBE8: 6.0:1 on its page)
+    ".am-caption{margin:0;font-size:.875rem;"
+    f"{declare('color', 'rgba(17,17,17,.6)', 'rgba(237,235,232,.6)')}}}"
 )

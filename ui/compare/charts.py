@@ -18,6 +18,7 @@ import streamlit as st
 
 from explorer import MergeHistory
 from explorer.analysis.stats import compression_curve
+from ui.views.theme_css import CHART_GREY  # the theme_css rule lightens it on a dark page
 
 MAX_POINTS = 600  # per curve: enough for a smooth line, small enough for the browser
 # Tableau blue, orange and green (a held-out text's curve): apart for most colour vision
@@ -160,14 +161,14 @@ def view_marks(view_size: int, x: alt.X, *, at_right: bool = False) -> list[alt.
     """A dashed rule and a label at the sidebar's "view at vocab size"."""
     label = f"viewing {view_size:,}"
     marker = alt.Chart(pd.DataFrame({"Vocab size": [view_size], "label": [label]}))
-    rule = marker.mark_rule(color="#555", strokeDash=[4, 3]).encode(
+    rule = marker.mark_rule(color=CHART_GREY, strokeDash=[4, 3]).encode(
         x, tooltip=[alt.Tooltip("label:N", title="Sidebar")]
     )
     text = marker.mark_text(
         align="right" if at_right else "left",
         baseline="top",
         dx=-6 if at_right else 6,
-        color="#555",
+        color=CHART_GREY,
     ).encode(x, y=alt.value(4), text="label:N")
     return [rule, text]
 

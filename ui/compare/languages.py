@@ -33,6 +33,7 @@ from ui.session.runs import Run, trained_vocab_size, view_tokenizer, view_vocab_
 from ui.session.samples import udhr_texts
 from ui.views.formatting import format_seconds, markdown_text
 from ui.views.shared_charts import show_chart
+from ui.views.theme_css import CHART_GREY  # the theme_css rule lightens it on a dark page
 from ui.views.token_view import fmt_int
 
 HEATMAP_TITLE = "Bytes per token by language and vocab size"
@@ -154,7 +155,7 @@ def tax_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
     )
     english = (
         alt.Chart(pd.DataFrame({"Tokens per English token": [1.0]}))
-        .mark_rule(color="#555", strokeDash=[4, 3])
+        .mark_rule(color=CHART_GREY, strokeDash=[4, 3])
         .encode(x="Tokens per English token:Q")
     )
     subtitle = [

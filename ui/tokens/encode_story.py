@@ -25,7 +25,8 @@ from explorer.encoding.encode_trace import (
     fused_positions,
     fused_starts,
 )
-from explorer.html.render import token_color
+from explorer.html.render import TEXT_COLOR, TEXT_COLOR_DARK, token_color
+from explorer.html.scheme import DARK_PAGE, LIGHT_PAGE, declare, light_dark
 from ui.views.formatting import plural
 from ui.views.token_text import pair_text, quoted, times
 
@@ -137,11 +138,16 @@ _STYLE = (
     ".es-list{display:flex;flex-wrap:wrap;gap:.4rem;margin:.2rem 0 .4rem 0!important;"
     "padding:0!important;list-style:none}"
     ".es-list>li{margin:0!important}"
-    ".es-tok{padding:0 .15rem;border-radius:3px;box-shadow:inset 0 0 0 1px rgba(0,0,0,.2)}"
+    # every colour light and dark (explorer.html.scheme); the lowest pair's chip is
+    # #3D3413 under light text on a dark page (11:1)
+    ".es-tok{padding:0 .15rem;border-radius:3px;box-shadow:inset 0 0 0 1px rgba(0,0,0,.2);"
+    f"box-shadow:inset 0 0 0 1px {light_dark('rgba(0,0,0,.2)', 'rgba(255,255,255,.3)')}}}"
     ".es-cand{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
-    "padding:.15rem .5rem;border-radius:6px;border:1px solid #8A8F98;background:#FFFFFF;"
-    "color:#1A1A1A;white-space:pre}"
-    ".es-low{border:3px solid #000;font-weight:700;background:#FFF3B0}"
+    "padding:.15rem .5rem;border-radius:6px;border:1px solid #8A8F98;"
+    f"{declare('background', LIGHT_PAGE, DARK_PAGE)};"
+    f"{declare('color', TEXT_COLOR, TEXT_COLOR_DARK)};white-space:pre}}"
+    f".es-low{{border:3px solid #000;border-color:{light_dark('#000', '#FFF')};font-weight:700;"
+    f"{declare('background', '#FFF3B0', '#3D3413')}}}"
     ".es-num{font-family:sans-serif;font-size:.85em;margin-left:.35rem}"
     ".es-big .es-cand{font-size:1.6rem}"
 )
@@ -176,7 +182,8 @@ def _candidate_chip(tokenizer: Tokenizer, candidate: Candidate, lowest: bool) ->
 def _pair_part(tokenizer: Tokenizer, token: int) -> str:
     """One side of a pair, escaped, in the colour it has in the chunk above."""
     text = html.escape(render_token(tokenizer.token_bytes(token), visible_whitespace=True))
-    return f"<span class='es-tok' style='background:{token_color(tokenizer, token)}'>{text}</span>"
+    style = declare("background", token_color(tokenizer, token))
+    return f"<span class='es-tok' style='{style}'>{text}</span>"
 
 
 # a chunk has no spaces, so tokens_to_html's lines would break inside a token; as

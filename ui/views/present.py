@@ -21,6 +21,7 @@ import streamlit as st
 
 from ui.session import state as keys
 from ui.views.formatting import excerpt
+from ui.views.theme_css import THEME_CSS
 
 # before and after side by side, at 28 px, under the merge and narration on one screen
 PRESENTER_PASSAGE_CHARS = 120
@@ -80,11 +81,12 @@ def presenting() -> bool:
 
 
 def inject_style() -> None:
-    """The stylesheet for this run: narrow screens always, the presenter view when on.
+    """The stylesheet for this run: the dark theme's fixes (ui.views.theme_css) and narrow
+    screens always, the presenter view when on.
 
     Style-only HTML goes to Streamlit's event container, so it takes no room on the page.
     """
-    st.html(f"<style>{_SECTIONS}{_NARROW}{_PRESENTER if presenting() else ''}</style>")
+    st.html(f"<style>{_SECTIONS}{THEME_CSS}{_NARROW}{_PRESENTER if presenting() else ''}</style>")
 
 
 def presenter_toggle() -> None:

@@ -15,6 +15,7 @@ import streamlit as st
 
 from explorer import Tokenizer
 from explorer.analysis.lineage import descendants, lineage_dot
+from explorer.html.scheme import declare, light_dark
 from ui.views.cells import cut_cell
 from ui.vocabulary.view import render
 
@@ -115,7 +116,11 @@ def chips_html(tokenizer: Tokenizer, ids: Sequence[int], limit: int = MAX_CHIPS)
 _CHIP_STYLE = (
     ".vchips{display:flex;flex-wrap:wrap;gap:4px;line-height:1.6}"
     ".vchip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre;"
-    "background:#e8f0fe;border:1px solid #c6d4f5;border-radius:4px;padding:0 5px;color:#1a1a1a}"
-    ".vchip sub{font-size:.7em;opacity:.6;margin-left:3px}"
-    ".vmore{color:#5f6368;font-style:italic;padding:0 4px}"
+    f"{declare('background', '#e8f0fe')};border:1px solid #c6d4f5;"
+    f"border-color:{light_dark('#c6d4f5', '#7C8AA8')};border-radius:4px;padding:0 5px;"
+    f"{declare('color', '#1a1a1a', '#F2F2F2')}}}"
+    # the id at 60 % of the text (light); on the dark chip #E0E0E0, 5.0:1
+    ".vchip sub{font-size:.7em;margin-left:3px;"
+    f"{declare('color', 'rgba(26,26,26,.6)', '#E0E0E0')}}}"
+    f".vmore{{{declare('color', '#5f6368', '#B0B4BA')};font-style:italic;padding:0 4px}}"
 )

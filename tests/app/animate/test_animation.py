@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from explorer import MergeHistory, MergeStep, StopReason, Tokenizer, train
 from explorer.html.render import token_color
+from explorer.html.scheme import declare
 from explorer.html.token_html import tokens_to_html
 from ui.animate import animation as anim
 from ui.animate import charts as anim_charts
@@ -161,8 +162,9 @@ def test_merge_chips_take_their_tokens_colours_in_the_passage() -> None:
     passage = tokens_to_html(tokenizer, [left, right, 259])
     for token in (left, right, 259):
         color = token_color(tokenizer, token)
-        assert f'style="background:{color}"' in card
-        assert f".c-{color[1:].lower()}{{background:{color}}}" in passage
+        both = declare("background", color)  # the light colour, then light-dark()
+        assert f'style="{both}"' in card
+        assert f".c-{color[1:].lower()}{{{both}}}" in passage
 
 
 # --- playback ----------------------------------------------------------------------

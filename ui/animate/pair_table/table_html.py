@@ -21,6 +21,8 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from explorer.html.scheme import DARK_PAGE, LIGHT_PAGE, declare
+
 # (row key, header shown, whether a number; right-aligned and written with separators)
 COLUMNS = (
     ("Rank", "Rank", True),
@@ -37,14 +39,18 @@ STYLE = (
     ".pt{border-collapse:collapse;width:100%;font-size:.875rem;line-height:1.35}"
     ".pt th,.pt td{padding:.3rem .4rem;border-bottom:1px solid rgba(128,128,128,.3);"
     "text-align:left;vertical-align:top;white-space:nowrap}"
-    ".pt th{font-weight:600;position:sticky;top:0;background:#fff}"  # the light theme's
+    # the header hides the rows it scrolls over: the page's own colour, light or dark
+    ".pt th{font-weight:600;position:sticky;top:0;"
+    f"{declare('background', LIGHT_PAGE, DARK_PAGE)}}}"
     ".pt td:last-child{white-space:normal}"  # "next → id 261" may wrap, nothing else
     ".pt .pt-num{text-align:right;font-variant-numeric:tabular-nums}"
     ".pt .pt-pair{font-family:'Source Code Pro',monospace;white-space:pre}"
     ".pt tr.pt-winner td{font-weight:600;background:rgba(255,189,69,.18)}"
     ".pt-head{margin:0 0 .5rem}"
-    # Streamlit's caption: the theme's text colour at 60 % (5.2:1 on white, WCAG AA)
-    ".pt-note{font-size:.875rem;color:rgba(17,17,17,.6);margin:0 0 .5rem}"
+    # Streamlit's caption: the theme's text colour at 60 % (5.2:1 on white, WCAG AA;
+    # the dark theme's #EDEBE8 at 60 % on its page: 6.0:1)
+    ".pt-note{font-size:.875rem;margin:0 0 .5rem;"
+    f"{declare('color', 'rgba(17,17,17,.6)', 'rgba(237,235,232,.6)')}}}"
 )
 
 
