@@ -30,13 +30,16 @@ VOCAB_SIZE = 20_000
 TABLE_SIZES = [1_000, 2_000, 5_000, 10_000, 20_000]
 
 
-def best_of(repeat: int, work: Callable[[], object]) -> tuple[float, object]:
-    """The fastest of `repeat` runs, in seconds, and the last result."""
+Timing = tuple[float, float]  # (wall, CPU) seconds: on a shared machine CPU is steadier
+
+
+def best_of(repeat: int, work: Callable[[], object]) -> tuple[Timing, object]:
+    """The fastest of `repeat` runs, wall and CPU seconds, and the last result."""
     times, result = [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         result = work()
-        times.append(time.perf_counter() - start)
+        times.append((time.perf_counter() - wall, time.process_time() - cpu))
     return min(times), result
 
 
@@ -47,15 +50,19 @@ def cold(tok: Tokenizer) -> Tokenizer:
     return fresh
 
 
-def best_cold(repeat: int, tok: Tokenizer, work: Callable[[Tokenizer], object]) -> float:
-    """The fastest of `repeat` runs of work on a cold copy of the tokenizer, in seconds."""
+def best_cold(repeat: int, tok: Tokenizer, work: Callable[[Tokenizer], object]) -> Timing:
+    """The fastest of `repeat` runs of work on a cold copy of the tokenizer (wall, CPU)."""
     times = []
     for _ in range(repeat):
         fresh = cold(tok)
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         work(fresh)
-        times.append(time.perf_counter() - start)
+        times.append((time.perf_counter() - wall, time.process_time() - cpu))
     return min(times)
+
+
+def shown(timing: Timing) -> str:
+    return f"{timing[0]:.3f} s wall, {timing[1]:.3f} s CPU"
 
 
 def main() -> None:
@@ -81,11 +88,12 @@ def main() -> None:
     table_s, table = best_of(args.repeat, lambda: metrics_at(tok, counts, TABLE_SIZES))
     size_mb = len(text.encode()) / 1e6
     print(f"text: {text_path.name}, {size_mb:.2f} MB, {len(ids):,} tokens at {VOCAB_SIZE:,}")
-    print(f"encode alone:                    {encode_s:.2f} s")
-    print(f"count_text (encode + trees):     {count_s:.2f} s")
-    print(f"metrics at all {len(curve):,} sizes:   {every_s:.3f} s")
-    print(f"metrics at {len(table)} sizes:              {table_s:.3f} s")
-    print(f"all metrics at every size, total: {count_s + every_s:.2f} s")
+    total = (count_s[0] + every_s[0], count_s[1] + every_s[1])
+    print(f"encode alone:                     {shown(encode_s)}")
+    print(f"count_text (encode + trees):      {shown(count_s)}")
+    print(f"metrics at all {len(curve):,} sizes:    {shown(every_s)}")
+    print(f"metrics at {len(table)} sizes:               {shown(table_s)}")
+    print(f"all metrics at every size, total: {shown(total)}")
     last = curve[-1]
     print(
         f"at {last.size:,}: {last.bytes_per_token:.3f} bytes/token, fertility "

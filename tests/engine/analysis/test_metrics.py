@@ -19,6 +19,7 @@ from explorer.analysis.metrics import (
     MetricsError,
     SizeMetrics,
     count_text,
+    metric_info,
     metrics_at,
     size_metrics,
 )
@@ -173,3 +174,7 @@ def test_every_metric_has_a_definition_and_a_source() -> None:
     ]
     assert set(keys) <= set(SizeMetrics.__dataclass_fields__)
     assert all(info.definition.endswith(".") and info.source for info in METRICS)
+    assert metric_info("renyi_efficiency").label == "Rényi efficiency"
+    assert "α = 2.5" in metric_info("renyi_efficiency").definition
+    with pytest.raises(MetricsError, match="no metric 'premium'"):
+        metric_info("premium")
