@@ -6,7 +6,10 @@
 
 Files are read as bytes, a block at a time, decoded as UTF-8 with no newline
 translation, and counted as they come (explorer.analysis.metric_stream): memory holds a
-block and the counts, not the file. Progress goes to stderr when it is a terminal. A
+block and the counts, not the file. With --parallel (translations of one text, the
+reference first, e.g. sample_texts/udhr/en.txt then the others) each row also has its
+premium against the first file (Petrov et al. 2023, whole text) and the Gini of tokens
+per byte across the files at that size. Progress goes to stderr when it is a terminal. A
 mistake in the input is one line on stderr and exit status 2 (`ReportError.status`).
 """
 
@@ -21,6 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
+from explorer.analysis.fairness import gini
 from explorer.analysis.metric_counts import MetricCounts
 from explorer.analysis.metric_stream import count_blocks
 from explorer.analysis.metrics import SizeMetrics, metrics_at
@@ -74,6 +78,13 @@ def add_report_command(
         "and its full size)",
     )
     report.add_argument("--format", choices=FORMATS, default="table")
+    report.add_argument(
+        "--parallel",
+        action="store_true",
+        help="the files are one text in several languages, the first the reference: add "
+        "each file's premium (its tokens ÷ the first file's) and the Gini of tokens per "
+        "byte across the files, at each size",
+    )
 
     def run(args: argparse.Namespace) -> None:
         run_report(args, load_tokenizer, progress_bar)
@@ -89,6 +100,8 @@ def run_report(
     """Check every input, then count each file once and print its metrics at every size."""
     for name in args.files:
         _check_readable(name)
+    if args.parallel and len(args.files) < 2:
+        raise ReportError("--parallel compares files with the first one: give two or more")
     requested = parse_sizes(args.sizes)
     try:
         tokenizer = load_tokenizer(args.model)
@@ -113,7 +126,34 @@ def run_report(
     finally:
         if bar is not None:
             bar.close()
-    write_rows(rows, args.format, sys.stdout)
+    records = [{"file": name, **{k: getattr(m, k) for k in REPORT_KEYS}} for name, m in rows]
+    if args.parallel:
+        records = with_fairness(records, rows, len(sizes))
+    write_records(records, args.format, sys.stdout)
+
+
+def with_fairness(
+    records: list[dict[str, object]], rows: list[tuple[str, SizeMetrics]], per_file: int
+) -> list[dict[str, object]]:
+    """Each record with its premium against the first file's and the Gini at its size.
+
+    `rows` are file by file, each with the same `per_file` sizes in the same order.
+    """
+    reference = [metrics for _, metrics in rows[:per_file]]
+    if any(m.tokens == 0 for m in reference):
+        raise ReportError(f"{rows[0][0]} is empty, so there is nothing to compare with")
+    ginis = [
+        gini([m.tokens / m.text_bytes for _, m in rows[i::per_file] if m.text_bytes])
+        for i in range(per_file)
+    ]
+    return [
+        {
+            **record,
+            "premium": m.tokens / reference[i % per_file].tokens,
+            "gini": ginis[i % per_file],
+        }
+        for i, (record, (_, m)) in enumerate(zip(records, rows))
+    ]
 
 
 def parse_sizes(text: str | None) -> list[int] | str | None:
@@ -187,21 +227,20 @@ def _size_of(name: str) -> int:
     return 0 if name == "-" else Path(name).stat().st_size
 
 
-def write_rows(rows: list[tuple[str, SizeMetrics]], form: str, out: TextIO) -> None:
-    """Print the rows as an aligned table, CSV or a JSON list (keys: file and REPORT_KEYS)."""
-    records = [{"file": name, **{k: getattr(m, k) for k in REPORT_KEYS}} for name, m in rows]
+def write_records(records: list[dict[str, object]], form: str, out: TextIO) -> None:
+    """Print records as an aligned table, CSV or a JSON list (keys: file, REPORT_KEYS, ...)."""
+    keys = list(records[0]) if records else ["file", *REPORT_KEYS]
     if form == "json":
         out.write(json.dumps(records, indent=1, ensure_ascii=False) + "\n")
     elif form == "csv":
-        writer = csv.DictWriter(out, fieldnames=["file", *REPORT_KEYS], lineterminator="\n")
+        writer = csv.DictWriter(out, fieldnames=keys, lineterminator="\n")
         writer.writeheader()
         writer.writerows(records)
     else:
-        out.write(_table(records))
+        out.write(_table(keys, records))
 
 
-def _table(records: list[dict[str, object]]) -> str:
-    header = ["file", *REPORT_KEYS]
+def _table(header: list[str], records: list[dict[str, object]]) -> str:
     cells = [header] + [[_cell(r[k]) for k in header] for r in records]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     lines = [

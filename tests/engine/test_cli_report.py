@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from explorer import cli_report
+from explorer.analysis.fairness import fairness_curve
+from explorer.analysis.language_cost import language_curves
 from explorer.analysis.metrics import size_metrics
 from explorer.cli import main
 from explorer.files.bundled import load_bundled
@@ -154,3 +156,28 @@ def test_as_users_run_it(files: dict[str, Path]) -> None:
         "error: --sizes 60,000 is larger than gpt2, which has vocab sizes 256 to 50,256 "
         "(256 bytes and 50,000 merges)\n"
     )
+
+
+def test_parallel_texts_get_premiums_and_a_gini(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    udhr = ROOT / "sample_texts" / "udhr"
+    names = {"English": "en", "French": "fr", "Japanese": "ja", "Burmese": "my"}
+    paths = [udhr / f"{code}.txt" for code in names.values()]
+    status, out, _ = report(
+        capsys, files["model"], *paths, "--parallel", "--sizes", "256,350", "--format", "json"
+    )
+    rows = json.loads(out)
+    assert status == 0 and list(rows[0]) == [*KEYS, "premium", "gini"]
+    texts = {
+        name: (udhr / f"{code}.txt").read_bytes().decode("utf-8") for name, code in names.items()
+    }
+    curves = language_curves(load_model(files["model"]), texts)
+    expected = fairness_curve(curves, [256, 350])
+    for index, row in enumerate(rows):
+        language, at = list(names)[index // 2], expected[index % 2]
+        assert row["size"] == at.size
+        assert row["premium"] == pytest.approx(at.premiums[language])
+        assert row["gini"] == pytest.approx(at.gini)
+    status, _, err = report(capsys, files["model"], files["text"], "--parallel")
+    assert status == 2 and "give two or more" in err
