@@ -25,6 +25,7 @@ from explorer.analysis.metrics import (
 )
 from explorer.encoding.pretokenize import as_unicode
 from explorer.encoding.tokenizer import Tokenizer
+from explorer.files.bundled import load_bundled
 from explorer.training.train import train
 from ui.session.samples import udhr_texts
 
@@ -107,6 +108,14 @@ def test_real_text_at_every_size_agrees_with_the_scorer(pattern: str, language: 
     every = metrics_at(tok, count_text(tok, text), range(256, FULL + 1))
     assert [m.size for m in every] == list(range(256, FULL + 1))
     for got in every[::17] + every[-1:]:
+        assert_same(got, reencoded(tok, text, got.size))
+
+
+@pytest.mark.parametrize("language", ["English", "Japanese"])
+def test_gpt2s_vocabulary_in_its_own_byte_order(language: str) -> None:
+    tok = load_bundled("gpt2")  # ids 0-255 are bytes in GPT-2's order, not the bytes' values
+    text = LANGUAGES[language][:600]
+    for got in size_metrics(tok, text, [256, 1_000, 20_000, 50_256]):
         assert_same(got, reencoded(tok, text, got.size))
 
 
