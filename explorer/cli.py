@@ -115,10 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     decode.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     decode.add_argument("file", nargs="?", metavar="FILE")
     decode.set_defaults(run=run_decode)
+    add_report_command(commands, load_tokenizer, ProgressBar, MODEL_HELP)
     info = commands.add_parser("info", help="describe a model")
     info.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     info.set_defaults(run=run_info)
-    add_report_command(commands, load_tokenizer, ProgressBar, MODEL_HELP)
     return parser
 
 
