@@ -198,13 +198,14 @@ def count_file(tokenizer: Tokenizer, name: str, heard: Callable[[str], None]) ->
 def _decoded(handle: BinaryIO, name: str) -> Iterator[str]:
     """UTF-8 text a block at a time, newlines as they are; a ReportError where it is not."""
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
-    offset = 0
+    offset = 0  # bytes read so far
     while True:
         raw = handle.read(BLOCK_BYTES)
+        held = len(decoder.getstate()[0])  # the start of a character cut by the last read
         try:
             yield decoder.decode(raw, final=not raw)
         except UnicodeDecodeError as exc:
-            where = offset + exc.start
+            where = offset - held + exc.start
             raise ReportError(
                 f"{name} is not UTF-8 text: byte {where:,} cannot be decoded; save it as UTF-8"
             ) from None

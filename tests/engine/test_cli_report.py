@@ -181,3 +181,37 @@ def test_parallel_texts_get_premiums_and_a_gini(
         assert row["gini"] == pytest.approx(at.gini)
     status, _, err = report(capsys, files["model"], files["text"], "--parallel")
     assert status == 2 and "give two or more" in err
+
+
+@pytest.mark.parametrize(("data", "block", "where"), [(b"caf\xc3", 3, 3), (b"ab\xe2\x82x", 2, 2)])
+def test_where_a_file_stops_being_utf8(
+    tmp_path: Path,
+    files: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    data: bytes,
+    block: int,
+    where: int,
+) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(data)
+    monkeypatch.setattr(cli_report, "BLOCK_BYTES", block)  # the bad character across reads
+    status, _, err = report(capsys, files["model"], bad)
+    assert status == 2 and f"is not UTF-8 text: byte {where} cannot be decoded" in err
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_only(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["report", str(files["model"]), str(files["text"]), str(files["other"])]) == 0
+    size = files["text"].stat().st_size + files["other"].stat().st_size
+    assert terminal.getvalue().startswith("\rencoding  [")
+    assert terminal.getvalue().endswith(f"100%  {size:,}/{size:,}\n")
+    assert "bytes_per_token" in capsys.readouterr().out
