@@ -11,6 +11,7 @@ import tokenization_scorer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from explorer.analysis.metric_counts import WIDE_SPACES
 from explorer.analysis.metrics import (
     METRICS,
     RENYI_ALPHA,
@@ -187,3 +188,8 @@ def test_every_metric_has_a_definition_and_a_source() -> None:
     assert "α = 2.5" in metric_info("renyi_efficiency").definition
     with pytest.raises(MetricsError, match="no metric 'premium'"):
         metric_info("premium")
+
+
+def test_the_wide_spaces_are_those_python_splits_at() -> None:
+    beyond_ascii = "".join(chr(c) for c in range(128, 0x110000) if chr(c).isspace())
+    assert beyond_ascii == WIDE_SPACES
