@@ -193,3 +193,11 @@ def test_every_metric_has_a_definition_and_a_source() -> None:
 def test_the_wide_spaces_are_those_python_splits_at() -> None:
     beyond_ascii = "".join(chr(c) for c in range(128, 0x110000) if chr(c).isspace())
     assert beyond_ascii == WIDE_SPACES
+
+
+def test_text_that_is_not_valid_unicode_is_measured_as_it_is_encoded() -> None:
+    tok = trained("gpt2")
+    text = "ab \ud800b é\ud83d\ude00 ab"  # a lone surrogate (U+FFFD) and a pair as two code points
+    for got in size_metrics(tok, text, SIZES):
+        assert_same(got, reencoded(tok, text, got.size))
+        assert got.text_bytes == len(tok.decode_bytes(tok.encode_ordinary(text)))
