@@ -2,7 +2,7 @@
 
     python -m explorer report gpt2 notes.txt
     python -m explorer report tok.model a.txt b.txt --sizes 1000,5000 --format csv
-    python -m explorer report o200k notes.txt --sizes all --format json > curve.json
+    python -m explorer report o200k_base notes.txt --sizes all --format json > curve.json
 
 Files are read as bytes, a block at a time, decoded as UTF-8 with no newline
 translation, and counted as they come (explorer.analysis.metric_stream): memory holds a
