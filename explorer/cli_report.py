@@ -66,7 +66,11 @@ def add_report_command(
 ) -> None:
     """The `report` subcommand; the caller lends its tokenizer loader and progress bar."""
     report = commands.add_parser(
-        "report", help="fertility, Rényi efficiency and more, per file and vocab size"
+        "report",
+        help="fertility, Rényi efficiency and more, per file and vocab size",
+        description="Words are whitespace-separated (as str.split() splits); a token that "
+        "spans several words counts for each. Rényi efficiency uses alpha 2.5 and |V| = the "
+        "vocab size (256 + merges).",
     )
     report.add_argument("model", metavar="TOKENIZER", help=model_help)
     report.add_argument("files", nargs="+", metavar="TEXT_FILE", help="UTF-8 text; - is stdin")
@@ -77,7 +81,12 @@ def add_report_command(
         f"{', '.join(f'{s:,}' for s in DEFAULT_SIZES)} where the tokenizer has them, "
         "and its full size)",
     )
-    report.add_argument("--format", choices=FORMATS, default="table")
+    report.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help=f"default: table; CSV and JSON keys: file, {', '.join(REPORT_KEYS)}",
+    )
     report.add_argument(
         "--parallel",
         action="store_true",
