@@ -42,6 +42,7 @@ SECTIONS = [
         ".st-key-tokens_encode_open",
         (1440, 900),
     ),
+    ("vocabulary_checkup", "vocabulary?run=o200k_base", ".st-key-vocab_checkup", (1440, 900)),
 ]
 
 
@@ -81,6 +82,9 @@ def main() -> None:
                 wait_until_idle(page)
                 section = page.locator(selector)
                 section.scroll_into_view_if_needed()  # widgets below the fold load only now
+                # subtle: a cached function's spinner (a check-up of 200,000 tokens) can
+                # outlast the idle watch's quiet spell
+                page.wait_for_selector('[data-testid="stSpinner"]', state="detached")
                 page.wait_for_selector('[data-testid="stSkeleton"]', state="detached")
                 page.wait_for_timeout(500)
                 section.screenshot(path=str(args.out / f"{name}.png"))

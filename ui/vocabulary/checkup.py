@@ -59,6 +59,11 @@ def checkup_cached(
 
 def show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
     """Counts of each kind, then a table and a CSV per kind."""
+    with st.container(key=keys.VOCAB_CHECKUP):
+        _show_checkup(tokenizer, run, size)
+
+
+def _show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
     st.header("Check-up", help=CHECKUP_HELP)
     try:
         report = checkup_cached(tokenizer, run.history, run.key, size)
