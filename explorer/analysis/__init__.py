@@ -3,7 +3,8 @@
 Lineage (`lineage`), compression statistics (`stats`), where a curve bends
 (`curve_bend`), cost per language (`language_cost`), merge and split differences
 (`merge_diff`, `split_diff`), vocabulary overlap (`vocab_overlap`), unseen text
-(`unseen`), and the pair table at a step with its rewind (`pair_table`, `pair_rewind`).
+(`unseen`), the pair table at a step with its rewind (`pair_table`, `pair_rewind`), and a
+vocabulary's check-up: unreachable and other odd tokens (`checkup`, `checkup_rows`).
 May import `explorer.html`, `explorer.training`, `explorer.encoding` and `explorer.base`;
 never `explorer.files`.
 """

@@ -17,8 +17,8 @@ import streamlit as st
 from explorer import MergeHistory, Tokenizer, render_token
 from explorer.analysis.checkup import KINDS, CheckUp, check_up
 from explorer.analysis.checkup_rows import KIND_HELP, KIND_TITLES, kind_rows
-from explorer.encoding.pretokenize import PatternError
 from ui.session import state as keys
+from ui.session.heavy_work import in_a_child
 from ui.session.runs import Run
 from ui.views import cells
 from ui.views.formatting import markdown_text
@@ -29,6 +29,9 @@ CHECKUP_HELP = (
     "produce (so their embeddings are never trained), pieces of characters, special tokens, "
     "and the whitespace and number tokens that matter for code and arithmetic."
 )
+# GPT-2's 50,256 tokens take ~0.35 s of CPU (BENCHMARKS.md, "Check-up"): larger
+# vocabularies are checked in a child Python, so other visitors' pages do not wait
+CHECK_HERE_MAX_TOKENS = 60_000
 LENGTH_UNITS = {
     "partial_character": "bytes",
     "whitespace_only": "characters",
@@ -54,7 +57,9 @@ def checkup_cached(
     _tokenizer: Tokenizer, _history: MergeHistory | None, run_key: str, vocab_size: int
 ) -> CheckUp:
     """The check-up of the run at this vocab size (shared by sessions, never changed)."""
-    return check_up(_tokenizer, _history)
+    if _tokenizer.vocab_size <= CHECK_HERE_MAX_TOKENS:
+        return check_up(_tokenizer, _history)
+    return in_a_child(check_up, _tokenizer, _history)
 
 
 def show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
@@ -67,7 +72,7 @@ def _show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
     st.header("Check-up", help=CHECKUP_HELP)
     try:
         report = checkup_cached(tokenizer, run.history, run.key, size)
-    except PatternError as exc:  # a custom pattern out of this page's regex time
+    except ValueError as exc:  # a custom pattern out of regex time; the server too busy
         st.warning(f"The check-up stopped: {markdown_text(str(exc))}")
         return
     st.caption(

@@ -23,9 +23,27 @@ from tests.engine.files.test_bundled import _official
 
 # The figures the README gives (and issue 23 quotes for unreachable): held to tiktoken below.
 README_COUNTS = {
-    "gpt2": {"unreachable": 0, "partial_character": 344, "special": 1},
-    "cl100k_base": {"unreachable": 0, "partial_character": 773, "special": 5},
-    "o200k_base": {"unreachable": 12, "partial_character": 1562, "special": 2},
+    "gpt2": {
+        "unreachable": 0,
+        "partial_character": 344,
+        "special": 1,
+        "whitespace_only": 19,
+        "digits_only": 994,
+    },
+    "cl100k_base": {
+        "unreachable": 0,
+        "partial_character": 773,
+        "special": 5,
+        "whitespace_only": 437,
+        "digits_only": 1122,
+    },
+    "o200k_base": {
+        "unreachable": 12,
+        "partial_character": 1562,
+        "special": 2,
+        "whitespace_only": 430,
+        "digits_only": 1281,
+    },
 }
 
 
