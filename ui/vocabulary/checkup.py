@@ -63,18 +63,26 @@ def checkup_cached(
 
 
 def show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
-    """Counts of each kind, then a table and a CSV per kind."""
+    """Counts of each kind, then a table and a CSV per kind: at once for a vocabulary of
+    up to CHECK_HERE_MAX_TOKENS, else when asked (seconds the first time, then kept)."""
     with st.container(key=keys.VOCAB_CHECKUP):
-        _show_checkup(tokenizer, run, size)
+        st.header("Check-up", help=CHECKUP_HELP)
+        if size > CHECK_HERE_MAX_TOKENS and not st.toggle(
+            f"Check all {size:,} tokens",
+            key=keys.VOCAB_CHECKUP_LARGE,
+            help="A few seconds the first time, in a child Python; then kept for this "
+            "vocabulary and size.",
+        ):
+            return
+        try:
+            report = checkup_cached(tokenizer, run.history, run.key, size)
+        except ValueError as exc:  # a custom pattern out of regex time; the server too busy
+            st.warning(f"The check-up stopped: {markdown_text(str(exc))}")
+            return
+        _show_report(tokenizer, report, size)
 
 
-def _show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
-    st.header("Check-up", help=CHECKUP_HELP)
-    try:
-        report = checkup_cached(tokenizer, run.history, run.key, size)
-    except ValueError as exc:  # a custom pattern out of regex time; the server too busy
-        st.warning(f"The check-up stopped: {markdown_text(str(exc))}")
-        return
+def _show_report(tokenizer: Tokenizer, report: CheckUp, size: int) -> None:
     st.caption(
         f"Every one of the {size:,} tokens encoded on its own, as a tokenizer user's text would be."
     )
@@ -90,10 +98,10 @@ def _show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
     tabs = st.tabs([markdown_text(KIND_TITLES[kind]) for kind in KINDS])
     for tab, kind in zip(tabs, KINDS, strict=True):
         with tab:
-            _show_kind(tokenizer, report, kind, run.key)
+            _show_kind(tokenizer, report, kind)
 
 
-def _show_kind(tokenizer: Tokenizer, report: CheckUp, kind: str, run_key: str) -> None:
+def _show_kind(tokenizer: Tokenizer, report: CheckUp, kind: str) -> None:
     if report.ids(kind) is None:
         st.info(
             "Intermediate-only tokens are known only for a tokenizer trained here, at its full "

@@ -5,11 +5,14 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from explorer import Tokenizer
 from explorer.analysis.checkup import check_up
 from tests.app_support import open_app, plain, texts_of
+from ui.session.heavy_work import in_a_child
+from ui.vocabulary import checkup as checkup_view
 from ui.vocabulary.checkup import csv_bytes
 
 AAAB = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
@@ -76,3 +79,24 @@ def test_the_csv_holds_each_token_whole_and_why() -> None:
         "why": "merges of lower rank take it apart: its text encodes as 97 + 256 ('a' + 'bc')",
     }
     assert rows[-1]["token"] == "abc" + "a" * 70  # whole, where the table cuts at 60
+
+
+def test_a_large_vocabulary_is_checked_when_asked_in_a_child(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(checkup_view, "CHECK_HERE_MAX_TOKENS", 100)  # AAAB's 259 count as large
+    sent: list[int] = []
+
+    def child(function, tokenizer, history):  # in_a_child, and which sizes went to it
+        sent.append(tokenizer.vocab_size)
+        return in_a_child(function, tokenizer, history)
+
+    monkeypatch.setattr(checkup_view, "in_a_child", child)
+    checkup_view.checkup_cached.clear()  # not the check-up another test kept
+    app = open_app(page="vocabulary", query=AAAB)
+    assert app.toggle(key="vocab_checkup_large").value is False
+    assert "Unreachable" not in [plain(metric.label) for metric in app.metric]
+    app.toggle(key="vocab_checkup_large").set_value(True).run()
+    assert not app.exception, app.exception
+    assert checkup_counts(app)["intermediate_only"] == "2"  # the history went to the child too
+    assert sent == [259]
