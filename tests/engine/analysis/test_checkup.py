@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +20,10 @@ from explorer.encoding.pretokenize import PatternError, resolve_pattern
 from explorer.encoding.regex_budget import regex_budget
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.bundled import BUNDLED_NAMES, load_bundled
+from explorer.files.exports import tokenizer_json
+from explorer.files.formats import FormatError
+from explorer.files.imports import parse_tiktoken
+from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.training.train import train
 from tests.engine.files.test_bundled import _official
 
@@ -176,3 +182,18 @@ def _utf8(token: bytes) -> str | None:
         return token.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def test_files_with_entries_outside_the_merges_are_refused_naming_one() -> None:
+    """Why outside_merges is 0 for every tokenizer held here: such files never load."""
+    tokenizer = Tokenizer([(97, 97), (256, 98)], pattern=resolve_pattern("gpt2"))
+    assert check_up(tokenizer).outside_merges == ()
+    document = json.loads(tokenizer_json(tokenizer))
+    document["model"]["ignore_merges"] = True
+    document["model"]["vocab"]["zz"] = 258  # a word no merge makes
+    with pytest.raises(FormatError, match=r"model\.vocab\['zz'\]: id 258 is past the merges"):
+        parse_tokenizer_json(json.dumps(document))
+    ranks = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    ranks.append(f"{base64.b64encode(b'abc').decode()} 256")  # no 'ab' or 'bc' below it
+    with pytest.raises(FormatError, match="'abc' cannot be built from two tokens of lower rank"):
+        parse_tiktoken("\n".join(ranks), pattern="")
