@@ -84,7 +84,8 @@ def show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
 
 def _show_report(tokenizer: Tokenizer, report: CheckUp, size: int) -> None:
     st.caption(
-        f"Every one of the {size:,} tokens encoded on its own, as a tokenizer user's text would be."
+        f"Each of the {size:,} tokens (bytes and merges) encoded on its own by this tokenizer, "
+        "special tokens' texts as plain text, as a user's text would be."
     )
     counts = report.counts()
     for row in (KINDS[:4], KINDS[4:]):
