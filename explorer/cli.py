@@ -7,6 +7,7 @@
     python -m explorer info tok.model
     python -m explorer encode gpt2 notes.txt     # a bundled vocabulary: gpt2, cl100k_base, ...
     python -m explorer info tokenizer.json       # any file the app loads (see MODEL_HELP)
+    python -m explorer check o200k_base --list unreachable --format json
 
 A mistake in the input is one line on stderr starting with "error: " and exit status 1.
 """
@@ -35,6 +36,7 @@ from explorer.files.formats import (
 from explorer.files.history_file import history_json, parse_history_for
 from explorer.files.loading import load_tokenizer_file
 from explorer.training.corpus import CorpusError, block_method, parse_word_counts
+from explorer.training.history import MergeHistory
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 from explorer.training.train import TrainingError, TrainingResult, train_files, train_word_counts
 
@@ -119,7 +121,22 @@ def build_parser() -> argparse.ArgumentParser:
     info = commands.add_parser("info", help="describe a model")
     info.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     info.set_defaults(run=run_info)
+    _add_check(commands.add_parser("check", help="check a vocabulary: tokens no text yields, ..."))
     return parser
+
+
+def _add_check(check: argparse.ArgumentParser) -> None:
+    from explorer.cli_check import FORMATS, KINDS  # its own module: the command's work
+
+    check.add_argument("model", metavar="TOKENIZER", help=MODEL_HELP)
+    check.add_argument("--format", choices=FORMATS, default="table", help="default: table")
+    check.add_argument(
+        "--list",
+        choices=KINDS,
+        metavar="KIND",
+        help=f"list the tokens of one kind instead of the counts: {', '.join(KINDS)}",
+    )
+    check.set_defaults(run=run_check)
 
 
 def _add_train(train: argparse.ArgumentParser) -> None:
@@ -359,6 +376,38 @@ def run_info(args: argparse.Namespace) -> None:
         *_tie_rule_lines(args.model, tokenizer),
     ]
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def run_check(args: argparse.Namespace) -> None:
+    from explorer.cli_check import check_up, counts_text, list_text
+
+    tokenizer = load_tokenizer(args.model)
+    history = _history_beside(args.model, tokenizer)
+    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        report = check_up(tokenizer, history, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.list is None:
+        sys.stdout.write(counts_text(report, args.format) + "\n")
+        return
+    try:
+        text = list_text(tokenizer, report, args.list, args.format)
+    except ValueError as exc:  # intermediate-only tokens of a tokenizer with no history
+        raise CliError(f"--list {args.list}: {exc}") from None
+    sys.stdout.write(text + "\n")
+
+
+def _history_beside(model: str, tokenizer: Tokenizer) -> MergeHistory | None:
+    """PREFIX.history.json beside a PREFIX.model, when there is one."""
+    path = Path(model)
+    history_path = path.with_suffix(".history.json")
+    if path.suffix != ".model" or not history_path.is_file():
+        return None
+    return parse_history_for(
+        tokenizer, read_utf8(history_path), model_name=str(path), history_name=str(history_path)
+    )
 
 
 def _tie_rule_lines(model: str, tokenizer: Tokenizer) -> list[str]:

@@ -8,6 +8,7 @@ from ui.session.runs import current_run, view_tokenizer, view_vocab_size
 from ui.shell import run_page
 from ui.views.formatting import markdown_text
 from ui.views.section import guarded
+from ui.vocabulary.checkup import show_checkup
 from ui.vocabulary.overview import explain_missing, show_lengths, show_metrics
 from ui.vocabulary.published import browse_published
 from ui.vocabulary.table_view import descendants_column, search_controls, show_table
@@ -52,6 +53,9 @@ def main() -> None:
     st.divider()
     with guarded("The token lengths"):
         show_lengths(table, (run.key, size))
+    st.divider()
+    with guarded("The check-up"):  # last: a custom pattern's regex time is the page's
+        show_checkup(tokenizer, run, size)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

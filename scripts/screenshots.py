@@ -41,14 +41,17 @@ SCREENS = [
 ]
 
 # (file name, URL path, the element pictured, viewport): one section of a page
-SECTIONS = [
+SECTIONS: list[tuple[str, str, str, tuple[int, int]]] = [
     (
         "encode_steps",
         "tokens?encode=tokenization&encode_step=2",
         ".st-key-tokens_encode_open",
         (1440, 900),
     ),
+    ("vocabulary_checkup", "vocabulary?run=o200k_base", ".st-key-vocab_checkup", (1440, 900)),
 ]
+# what to click first in a section (a large vocabulary is checked when asked)
+CLICK_FIRST = {"vocabulary_checkup": ".st-key-vocab_checkup_large label"}
 
 
 def wait_until_idle(page: Page, timeout_s: float = 60) -> None:
@@ -94,6 +97,12 @@ def main() -> None:
                 wait_until_idle(page)
                 section = page.locator(selector)
                 section.scroll_into_view_if_needed()  # widgets below the fold load only now
+                if name in CLICK_FIRST:
+                    page.locator(CLICK_FIRST[name]).click()
+                    wait_until_idle(page)
+                # subtle: a cached function's spinner (a check-up of 200,000 tokens) can
+                # outlast the idle watch's quiet spell
+                page.wait_for_selector('[data-testid="stSpinner"]', state="detached")
                 page.wait_for_selector('[data-testid="stSkeleton"]', state="detached")
                 page.wait_for_timeout(500)
                 section.screenshot(path=str(path(name)))

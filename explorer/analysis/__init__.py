@@ -4,7 +4,8 @@ Lineage (`lineage`), compression statistics (`stats`), the literature's metrics 
 size (`metrics`, counted by `metric_counts`), where a curve bends (`curve_bend`), cost per
 language (`language_cost`) and its fairness (`fairness`), merge and split differences
 (`merge_diff`, `split_diff`), vocabulary overlap (`vocab_overlap`), unseen text (`unseen`),
-and the pair table at a step with its rewind (`pair_table`, `pair_rewind`).
+the pair table at a step with its rewind (`pair_table`, `pair_rewind`), and a vocabulary's
+check-up: unreachable and other odd tokens (`checkup`, `checkup_rows`).
 May import `explorer.html`, `explorer.training`, `explorer.encoding` and `explorer.base`;
 never `explorer.files`.
 """

@@ -127,6 +127,9 @@ VOCAB_TOKEN = "vocab_token"
 VOCAB_TOKEN_RUN = "vocab_token_run"  # the run the chosen token belongs to
 VOCAB_VIEW_FULL = "vocab_view_full"
 VOCAB_COUNT_DESCENDANTS = "vocab_count_descendants"
+VOCAB_CHECKUP = "vocab_checkup"  # the section's container (the README's picture of it)
+VOCAB_CHECKUP_LARGE = "vocab_checkup_large"  # checking a vocabulary over 60,000 tokens
+VOCAB_CHECKUP_CSV = "vocab_checkup_csv"  # a prefix: one download button per check-up kind
 
 # --- Compare (its text: text_with_menu, prefix "compare") ------------------------------
 COMPARE = "compare"  # prefix of compare_text and compare_load
