@@ -12,6 +12,7 @@ from ui.compare.curve import curve_section
 from ui.compare.heldout import heldout_section
 from ui.compare.languages import language_growth_section, languages_section
 from ui.compare.overlap import overlap_section
+from ui.compare.overlay.section import overlay_section
 from ui.compare.pair.section import pair_section
 from ui.compare.passage import passage_section
 from ui.session.runs import current_run_or_error, trained_vocab_size, view_vocab_size
@@ -36,6 +37,9 @@ def main() -> None:
         curve_section(run, size)
     with guarded("The held-out comparison"):
         heldout_section(run, size)
+    st.divider()
+    with guarded("Every run on one text"):
+        overlay_section(run)
     st.divider()
     with guarded("The passage at several sizes"):
         passage_section(run)

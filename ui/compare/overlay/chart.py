@@ -35,10 +35,12 @@ def log_sizes(low: int, high: int, count: int) -> list[int]:
 
 def _three_figures(value: float) -> int:
     digits = len(str(int(value))) - 3
-    return int(round(value, -digits)) if digits > 0 else int(round(value))
+    return int(round(value, -digits)) if digits > 0 else round(value)
 
 
-def overlay_chart(frame: pd.DataFrame, measure: Measure, view_size: int, subtitle: str) -> alt.LayerChart:
+def overlay_chart(
+    frame: pd.DataFrame, measure: Measure, view_size: int, subtitle: str
+) -> alt.LayerChart:
     """Lines of `measure` per run over a log vocab-size axis; hovering shows every run's
     value at the size under the pointer."""
     runs = list(dict.fromkeys(frame[RUN]))
@@ -58,7 +60,9 @@ def overlay_chart(frame: pd.DataFrame, measure: Measure, view_size: int, subtitl
     dash = alt.StrokeDash(
         f"{RUN}:N",
         title=None,
-        scale=alt.Scale(domain=runs, range=[list(DASHES[i % len(DASHES)]) for i in range(len(runs))]),
+        scale=alt.Scale(
+            domain=runs, range=[list(DASHES[i % len(DASHES)]) for i in range(len(runs))]
+        ),
         legend=LEGEND,
     )
     tooltip = [
@@ -74,7 +78,11 @@ def overlay_chart(frame: pd.DataFrame, measure: Measure, view_size: int, subtitl
     points = (
         base.mark_circle(size=60)
         .encode(
-            x, y, color, opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0)), tooltip=tooltip
+            x,
+            y,
+            color,
+            opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0)),
+            tooltip=tooltip,
         )
         .add_params(hover)
     )

@@ -3,11 +3,13 @@ and a sentence saying which run is best at the viewed size and by how much.
 
 Values come as {run: {size: value}}; a run has no value at a size past its vocabulary.
 
-    >>> values = {"A": {1000: 3.0, 2000: 3.5}, "B": {1000: 3.3}}
-    >>> table_rows(values, [1000, 2000], BYTES_PER_TOKEN)
-    [{'Run': 'A', '1,000': '3.00', '2,000': '3.50 ★'}, {'Run': 'B', '1,000': '3.30 ★', '2,000': '–'}]
+    >>> values = {"A": {1000: 3.0, 2000: 3.5}, "B": {1000: 3.3}}  # B has no size 2,000
+    >>> for row in table_rows(values, [1000, 2000], BYTES_PER_TOKEN):
+    ...     print(row)
+    {'Run': 'A', '1,000': '3.00', '2,000': '3.50'}
+    {'Run': 'B', '1,000': '3.30 ★', '2,000': '–'}
     >>> best_sentence(values, 1000, BYTES_PER_TOKEN)
-    '**B** is best: 3.30 bytes per token against 3.00 for **A**, the next best (+10.0%).'
+    '**B** is best by bytes per token: 3.30 against 3.00 for **A**, the next best (+10.0%).'
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from ui.compare.charts import NICE_SIZES
-from ui.compare.overlay.measures import BYTES_PER_TOKEN, Measure
+from ui.compare.overlay.measures import BYTES_PER_TOKEN, Measure, measure_phrase  # noqa: F401
 from ui.views.formatting import markdown_text
 
 Values = Mapping[str, Mapping[int, float]]
@@ -76,8 +78,9 @@ def csv_frame(values: Values, sizes: Sequence[int], measure: Measure) -> pd.Data
 
 
 def _best_run(values: Values, size: int, measure: Measure) -> str | None:
-    runs = list(values)
-    found = measure.best([values[run].get(size) for run in runs])
+    """The run best at `size`; None unless two or more runs have a value there."""
+    runs = [run for run in values if values[run].get(size) is not None]
+    found = measure.best([values[run][size] for run in runs]) if len(runs) > 1 else None
     return None if found is None else runs[found]
 
 
@@ -87,17 +90,11 @@ def best_sentence(values: Values, size: int, measure: Measure) -> str:
     there = {run: v[size] for run, v in values.items() if v.get(size) is not None}
     if len(there) < 2:
         return ""
-    ranked = sorted(there.items(), key=lambda item: item[1], reverse=measure.better != "lower")
+    ranked = sorted(there.items(), key=lambda item: item[1], reverse=measure.better == "higher")
     (first, top), (second, next_value) = ranked[:2]
     change = f" ({top / next_value - 1:+.1%})" if next_value else ""
-    if not measure.better:
-        return (
-            f"**{markdown_text(first)}** has the highest {measure.label.lower()}: "
-            f"{measure.shown(top)}, then **{markdown_text(second)}** with "
-            f"{measure.shown(next_value)}{change}."
-        )
     return (
-        f"**{markdown_text(first)}** is best: {measure.shown(top)} {measure.label.lower()} "
+        f"**{markdown_text(first)}** is best by {measure_phrase(measure)}: {measure.shown(top)} "
         f"against {measure.shown(next_value)} for **{markdown_text(second)}**, the next "
         f"best{change}."
     )

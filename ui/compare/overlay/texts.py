@@ -26,11 +26,11 @@ from ui.views.token_view import fmt_int
 
 MAX_TEXT_BYTES = 20 * 1024 * 1024  # as much as the uploader takes (server.maxUploadSize)
 YOURS, HELD_OUT, UDHR, SAMPLE = "yours", "heldout", "udhr", "sample"
-SOURCES = {
-    UDHR: "A UDHR language",
-    SAMPLE: "A bundled sample",
-    HELD_OUT: "A run's held-out share",
-    YOURS: "Your text or file",
+TEXT_SOURCES = {  # keyed by UDHR, SAMPLE, HELD_OUT, YOURS
+    "udhr": "A UDHR language",
+    "sample": "A bundled sample",
+    "heldout": "A run's held-out share",
+    "yours": "Your text or file",
 }
 DEFAULT_LANGUAGE = "English"
 
@@ -53,12 +53,13 @@ class EvalText:
         return byte_length(self.text)
 
 
-def too_long(size: int, limit: int = MAX_TEXT_BYTES) -> str:
+def too_long(size: int, limit: int | None = None) -> str:
     """Why a text of `size` bytes is refused ("" when it is not).
 
     >>> too_long(30 * 1024 * 1024)[:60]
     'This text is 31,457,280 bytes (30.0 MB); the comparison read'
     """
+    limit = MAX_TEXT_BYTES if limit is None else limit
     if size <= limit:
         return ""
     return (
@@ -91,8 +92,8 @@ def eval_text_input() -> EvalText | None:
     no usable text."""
     source = st.radio(
         "Measure every run on",
-        list(SOURCES),
-        format_func=SOURCES.__getitem__,
+        list(TEXT_SOURCES),
+        format_func=TEXT_SOURCES.__getitem__,
         horizontal=True,
         key=keys.COMPARE_OVERLAY_SOURCE,
         help="One text for every run: compare tokenizers on the same bytes.",
@@ -137,7 +138,7 @@ def _your_text_input() -> EvalText | None:
         "A text file (it takes the place of the box below)",
         type=None,
         key=keys.COMPARE_OVERLAY_UPLOAD,
-        help=f"Any UTF-8 text up to {MAX_TEXT_BYTES // 2**20} MB.",
+        help=f"Any UTF-8 text up to {MAX_TEXT_BYTES // 2**20} MB.",  # the uploader's limit
     )
     if upload is not None:
         data = upload.getvalue()
