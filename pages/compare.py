@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.compare.curve import curve_section
+from ui.compare.fairness import fairness_section
 from ui.compare.heldout import heldout_section
 from ui.compare.languages import language_growth_section, languages_section
 from ui.compare.overlap import overlap_section
@@ -51,6 +52,8 @@ def main() -> None:
         languages_section(run)
     with guarded("The languages' growth"):
         language_growth_section(run)
+    with guarded("The languages' fairness"):
+        fairness_section(run)
     st.divider()
     with guarded("The overlap with OpenAI's vocabularies"):
         overlap_section(run)
