@@ -42,6 +42,8 @@ SECTIONS = [
         ".st-key-tokens_encode_open",
         (1440, 900),
     ),
+    ("compare_overlay", "compare", ".st-key-compare_overlay", (1440, 900)),
+    ("compare_overlay_phone", "compare", ".st-key-compare_overlay", (390, 844)),
 ]
 
 

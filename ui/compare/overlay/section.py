@@ -44,7 +44,12 @@ INTRO = (
 
 
 def overlay_section(run: Run) -> None:
-    """The pickers, the chart, and the tables below it."""
+    """The pickers, the chart, and the tables below it, in one container."""
+    with st.container(key=keys.COMPARE_OVERLAY):
+        _overlay(run)
+
+
+def _overlay(run: Run) -> None:
     st.header("Every run on one text")
     st.caption(INTRO)
     apply_pending()
