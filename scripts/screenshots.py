@@ -42,8 +42,8 @@ SECTIONS = [
         ".st-key-tokens_encode_open",
         (1440, 900),
     ),
-    ("compare_overlay", "compare", ".st-key-compare_overlay", (1440, 900)),
-    ("compare_overlay_phone", "compare", ".st-key-compare_overlay", (390, 844)),
+    ("compare_overlay", "compare", ".st-key-compare_overlay_results", (1440, 900)),
+    ("compare_overlay_phone", "compare", ".st-key-compare_overlay_results", (390, 844)),
 ]
 
 

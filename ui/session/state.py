@@ -150,6 +150,7 @@ COMPARE_ONLY_A_QUERY = "compare_only_a_query"  # the filters of the merges only 
 COMPARE_ONLY_B_QUERY = "compare_only_b_query"
 # every run on one chart, and the metrics (ui/compare/overlay/)
 COMPARE_OVERLAY = "compare_overlay"  # the section's container (tests, screenshots)
+COMPARE_OVERLAY_RESULTS = "compare_overlay_results"  # the chart and its sentence
 COMPARE_OVERLAY_RUNS = "compare_overlay_runs"  # the tokenizers drawn together, by name
 COMPARE_OVERLAY_RUNS_OF = "compare_overlay_runs_of"  # the sidebar run they were last given
 COMPARE_OVERLAY_SOURCE = "compare_overlay_source"  # where the evaluation text comes from

@@ -20,7 +20,13 @@ from ui.compare.overlay.measures import (
     measure_title,
 )
 from ui.compare.overlay.picks import chosen_names, load_chosen
-from ui.compare.overlay.results import RunFigures, full_size, measure_runs
+from ui.compare.overlay.results import (
+    RunFigures,
+    full_size,
+    measure_runs,
+    run_counts,
+    run_figures,
+)
 from ui.compare.overlay.table import (
     STAR,
     best_sentence,
@@ -88,28 +94,34 @@ def _overlay(run: Run) -> None:
 
 
 def draw(runs: list[Run], text: EvalText, measure: Measure, view_size: int) -> None:
-    """The chart, the sentence, and the tables, from one encode per run."""
+    """The chart and the sentence, then the tables, from one encode per run."""
     fulls = [full_size(run) for run in runs]
-    table_sizes = chosen_sizes(fulls)
     at = compared_size(fulls, view_size)
     grid = log_sizes(256, max(fulls), CHART_POINTS)
-    figures = measure_runs(runs, text, [*grid, *fulls, *table_sizes, at])
+    figures = measure_runs(runs, text, [*grid, *fulls, at])
     if not figures:
         return
-    subtitle = [
-        f"On {text.name} ({fmt_int(text.bytes)} bytes). Hover for values.",
-        f"{measure.label}: {measure.better} is better. The rule marks vocab size {at:,}: the "
-        "sidebar's view, or the largest size every tokenizer has.",
-    ]
-    chart_frame = frame_of(figures, measure, {*grid, *fulls, at})
-    st.altair_chart(overlay_chart(chart_frame, measure, at, subtitle), width="stretch")
-    st.caption(f"**{measure_title(measure)}**: {measure_help(measure)}")
-    values = {f.name: {s: measure.value(m) for s, m in f.by_size.items()} for f in figures}
-    sentence = best_sentence(values, at, measure)
-    where = f"At vocab size {at:,}, on {markdown_text(text.name)}: "
-    st.markdown(where + (sentence or "choose a second tokenizer to see which is best."))
-    sizes_table(values, table_sizes, measure)
+    with st.container(key=keys.COMPARE_OVERLAY_RESULTS):
+        subtitle = [
+            f"On {text.name} ({fmt_int(text.bytes)} bytes). Hover for values.",
+            f"{measure.label}: {measure.better} is better. The rule: vocab size {at:,}, the "
+            "sidebar's (or the largest all have).",
+        ]
+        frame = frame_of(figures, measure, {*grid, *fulls, at})
+        st.altair_chart(overlay_chart(frame, measure, at, subtitle), width="stretch")
+        st.caption(f"**{measure_title(measure)}**: {measure_help(measure)}")
+        sentence = best_sentence(values_of(figures, measure), at, measure)
+        where = f"At vocab size {at:,}, on {markdown_text(text.name)}: "
+        st.markdown(where + (sentence or "choose a second tokenizer to see which is best."))
+    table_sizes = chosen_sizes(fulls)
+    at_sizes = [run_figures(f.run, text, run_counts(f.run, text), table_sizes) for f in figures]
+    sizes_table(values_of(at_sizes, measure), table_sizes, measure)
     every_measure_table(figures, at)
+
+
+def values_of(figures: list[RunFigures], measure: Measure) -> dict[str, dict[int, float]]:
+    """{run: {size: value}} of one measure."""
+    return {f.name: {s: measure.value(m) for s, m in f.by_size.items()} for f in figures}
 
 
 def chosen_sizes(fulls: list[int]) -> list[int]:
