@@ -104,8 +104,7 @@ def draw(runs: list[Run], text: EvalText, measure: Measure, view_size: int) -> N
     with st.container(key=keys.COMPARE_OVERLAY_RESULTS):
         subtitle = [
             f"On {text.name} ({fmt_int(text.bytes)} bytes). Hover for values.",
-            f"{measure.label}: {measure.better} is better. The rule: vocab size {at:,}, the "
-            "sidebar's (or the largest all have).",
+            f"{measure.label}: {measure.better} is better. Rule: vocab size {at:,}.",
         ]
         frame = frame_of(figures, measure, {*grid, *fulls, at})
         st.altair_chart(overlay_chart(frame, measure, at, subtitle), width="stretch")
