@@ -178,3 +178,27 @@ def test_premiums_and_gini_are_drawn_at_every_size_for_the_run_and_openai() -> N
     assert set(english) == {1.0}
     [caption] = [t for t in texts_of(app.caption) if "At vocab size" in t]
     assert "for every English token; its Gini is" in caption
+
+
+def test_a_long_text_is_encoded_in_a_child_with_the_same_figures(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ui.compare.overlay import results
+    from ui.session.lru import SharedLru
+
+    app = open_overlay()
+    here = app.dataframe[1].value
+    monkeypatch.setattr(results, "ENCODE_HERE_MAX_CHARS", 0)  # every text counts as long
+    monkeypatch.setattr(results, "_counts", SharedLru(8))  # and none is kept yet
+    children: list[str] = []
+
+    def counted(function, tokenizer, text, **kwargs):
+        children.append(function.__name__)
+        return in_a_child(function, tokenizer, text, **kwargs)
+
+    in_a_child = results.in_a_child
+    monkeypatch.setattr(results, "in_a_child", counted)
+    app.radio(key=keys.COMPARE_OVERLAY_METRIC).set_value("fertility").run()
+    assert not app.exception and not app.warning
+    assert children == ["counts_in_blocks", "counts_in_blocks"]  # one child per run
+    pd.testing.assert_frame_equal(app.dataframe[1].value, here)
