@@ -48,6 +48,7 @@ def chosen_names(current: Run) -> list[str]:
         "Tokenizers",
         list(options),
         key=keys.COMPARE_OVERLAY_RUNS,
+        persist_state="session",
         max_selections=MAX_CHOSEN,
         help="Any of this session's tokenizers and OpenAI's three vocabularies: each is one "
         "line, at every vocab size it has.",

@@ -69,6 +69,7 @@ def _overlay(run: Run) -> None:
             format_func=lambda key: measure_title(MEASURES[key]),
             horizontal=True,
             key=keys.COMPARE_OVERLAY_METRIC,
+            persist_state="session",
             help="\n\n".join(
                 f"**{measure_title(m)}**: {measure_help(m)}" for m in MEASURES.values()
             ),
@@ -137,6 +138,7 @@ def chosen_sizes(fulls: list[int]) -> list[int]:
             "Sizes in the table",
             options,
             key=keys.COMPARE_OVERLAY_SIZES,
+            persist_state="session",
             format_func=lambda s: f"{s:,}",
             help="Vocab sizes to list each tokenizer at; a tokenizer smaller than a size "
             "has no value there (–).",

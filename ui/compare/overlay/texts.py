@@ -96,11 +96,15 @@ def eval_text_input() -> EvalText | None:
         format_func=TEXT_SOURCES.__getitem__,
         horizontal=True,
         key=keys.COMPARE_OVERLAY_SOURCE,
+        persist_state="session",
         help="One text for every run: compare tokenizers on the same bytes.",
     )
     if source == UDHR:
         language = st.selectbox(
-            "Language", list(UDHR_LANGUAGES.values()), key=keys.COMPARE_OVERLAY_LANGUAGE
+            "Language",
+            list(UDHR_LANGUAGES.values()),
+            key=keys.COMPARE_OVERLAY_LANGUAGE,
+            persist_state="session",
         )
         return EvalText.of(f"the UDHR in {language}", udhr_texts()[language])
     if source == SAMPLE:
@@ -110,6 +114,7 @@ def eval_text_input() -> EvalText | None:
             index=list(SAMPLES).index(DEFAULT_SAMPLE),
             format_func=lambda k: SAMPLES[k].title,
             key=keys.COMPARE_OVERLAY_SAMPLE,
+            persist_state="session",
         )
         return EvalText.of(SAMPLES[key].title, sample_text(key))
     if source == HELD_OUT:
@@ -125,7 +130,12 @@ def _heldout_input() -> EvalText | None:
             "“Hold out text the tokenizer does not see”, or click the example below, which does."
         )
         return None
-    name = st.selectbox("The held-out share of", list(specs), key=keys.COMPARE_OVERLAY_HELDOUT)
+    name = st.selectbox(
+        "The held-out share of",
+        list(specs),
+        key=keys.COMPARE_OVERLAY_HELDOUT,
+        persist_state="session",
+    )
     try:
         return heldout_text(specs[name])
     except HoldoutError as exc:
@@ -154,6 +164,7 @@ def _your_text_input() -> EvalText | None:
     text = st.text_area(
         "Your text",
         key=keys.COMPARE_OVERLAY_TEXT,
+        persist_state="session",
         height=120,
         placeholder="Paste a text to measure every run on…",
     )
