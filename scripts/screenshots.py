@@ -42,8 +42,23 @@ SECTIONS = [
         ".st-key-tokens_encode_open",
         (1440, 900),
     ),
-    ("compare_overlay", "compare", ".st-key-compare_overlay_results", (1440, 900)),
-    ("compare_overlay_phone", "compare", ".st-key-compare_overlay_results", (390, 844)),
+]
+# (file name, URL path, a button clicked first, the element pictured, viewport)
+CLICKED = [
+    (
+        "compare_overlay",
+        "compare",
+        ".st-key-compare_overlay_example button",
+        ".st-key-compare_overlay_results",
+        (1440, 900),
+    ),
+    (
+        "compare_overlay_phone",
+        "compare",
+        ".st-key-compare_overlay_example button",
+        ".st-key-compare_overlay_results",
+        (390, 844),
+    ),
 ]
 
 
@@ -65,7 +80,7 @@ def main() -> None:
     parser.add_argument("--height", type=int, default=1300)
     parser.add_argument("--only", nargs="+", metavar="NAME", help="take only these pictures")
     args = parser.parse_args()
-    every = [name for name, _ in PAGES] + [name for name, *_ in SCREENS + SECTIONS]
+    every = [name for name, _ in PAGES] + [name for name, *_ in SCREENS + SECTIONS + CLICKED]
     wanted = set(args.only or every)
     args.out.mkdir(parents=True, exist_ok=True)
     with app_in_chromium(args.width, args.height) as (server, page):
@@ -85,6 +100,19 @@ def main() -> None:
                 section.scroll_into_view_if_needed()  # widgets below the fold load only now
                 page.wait_for_selector('[data-testid="stSkeleton"]', state="detached")
                 page.wait_for_timeout(500)
+                section.screenshot(path=str(args.out / f"{name}.png"))
+                print(args.out / f"{name}.png")
+        for name, url_path, button, selector, (width, height) in CLICKED:
+            if name in wanted:
+                page.set_viewport_size({"width": width, "height": height})
+                page.goto(f"{server.url}{url_path}")
+                wait_until_idle(page, timeout_s=180)
+                page.locator(button).scroll_into_view_if_needed()
+                page.locator(button).click()
+                wait_until_idle(page, timeout_s=180)
+                section = page.locator(selector)
+                section.scroll_into_view_if_needed()
+                page.wait_for_timeout(1000)  # the chart's last frame
                 section.screenshot(path=str(args.out / f"{name}.png"))
                 print(args.out / f"{name}.png")
 

@@ -19,7 +19,6 @@ RUN, SIZE, VALUE = "Run", "Vocab size", "Value"
 # Tableau 10: apart for most colour vision, and eight runs at most (picks.MAX_CHOSEN)
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#EECA3B", "#9D755D")
 DASHES = ((1, 0), (6, 3), (2, 2), (8, 3, 2, 3))  # lines differ without colour too
-LEGEND = alt.Legend(orient="top", labelLimit=360, symbolType="stroke", symbolStrokeWidth=3)
 TITLE = "Every run on one text"
 
 
@@ -44,6 +43,15 @@ def overlay_chart(
     """Lines of `measure` per run over a log vocab-size axis; hovering shows every run's
     value at the size under the pointer."""
     runs = list(dict.fromkeys(frame[RUN]))
+    # one legend for colour and dash (Vega-Lite merges them); names that would not fit
+    # in one row on a phone go one to a row
+    legend = alt.Legend(
+        orient="top",
+        columns=1 if sum(map(len, runs)) > 40 else 0,
+        labelLimit=420,
+        symbolType="stroke",
+        symbolStrokeWidth=3,
+    )
     x = alt.X(
         f"{SIZE}:Q",
         title="Vocab size (log scale)",
@@ -55,7 +63,7 @@ def overlay_chart(
         f"{RUN}:N",
         title=None,
         scale=alt.Scale(domain=runs, range=[PALETTE[i % len(PALETTE)] for i in range(len(runs))]),
-        legend=LEGEND,
+        legend=legend,
     )
     dash = alt.StrokeDash(
         f"{RUN}:N",
@@ -63,7 +71,7 @@ def overlay_chart(
         scale=alt.Scale(
             domain=runs, range=[list(DASHES[i % len(DASHES)]) for i in range(len(runs))]
         ),
-        legend=LEGEND,
+        legend=legend,
     )
     tooltip = [
         alt.Tooltip(f"{RUN}:N"),

@@ -83,7 +83,7 @@ def heldout_text(spec: RunSpec) -> EvalText:
     split = split_of(spec, texts)
     if split is None:
         raise HoldoutError(f"{spec.name!r} trained on all of its text")
-    name = f"the held-out {spec.holdout_percent} % of {spec.name}"
+    name = f"the held-out {spec.holdout_percent} % of {spec.source}"
     return EvalText.of(name, "".join(split.heldout_texts()))
 
 
