@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from explorer.cli_report import ReportError, add_report_command
 from explorer.encoding.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
 from explorer.encoding.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
 from explorer.files.bundled import ALIASES, BUNDLED_NAMES, BundledError, bundled_name, load_bundled
@@ -50,6 +51,7 @@ USER_ERRORS = (
     CorpusError,
     FormatError,
     PatternError,
+    ReportError,
     TokenizerError,
     TrainingError,
 )
@@ -70,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args.run(args)
     except USER_ERRORS as exc:
-        return _fail(str(exc))
+        return _fail(str(exc), status=getattr(exc, "status", 1))
     except BrokenPipeError:  # e.g. `... | head`: the reader left, nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
@@ -113,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     decode.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     decode.add_argument("file", nargs="?", metavar="FILE")
     decode.set_defaults(run=run_decode)
+    add_report_command(commands, load_tokenizer, ProgressBar, MODEL_HELP)
     info = commands.add_parser("info", help="describe a model")
     info.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     info.set_defaults(run=run_info)

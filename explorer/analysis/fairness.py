@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from explorer.analysis.language_cost import REFERENCE_LANGUAGE, LanguageCurve, token_tax
+from explorer.analysis.metrics import MetricInfo
 
 PREMIUM_DEFINITION = (
     "A language's tokens ÷ English's tokens for the same declaration (whole text, not per "
@@ -35,6 +36,10 @@ GINI_DEFINITION = (
     "costs the same per byte, towards 1 as the cost falls on a few; lower is fairer."
 )
 GINI_SOURCE = "Gini's inequality index, over the per-language costs of Petrov et al. 2023."
+PREMIUM = MetricInfo(
+    "premium", "Premium against English", PREMIUM_DEFINITION, PREMIUM_SOURCE, False
+)
+GINI = MetricInfo("gini", "Gini of tokens per byte", GINI_DEFINITION, GINI_SOURCE, False)
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,14 @@ from explorer.encoding.tokenizer import Tokenizer
 
 # Python's `\S` is "not str.isspace()", so these words are exactly `text.split()`'s.
 WORD_PATTERN = r"\S+"
-# subtle: the UTF-8 forms of the characters str.isspace() accepts beyond ASCII; a byte
-# mask built from them marks the same words as WORD_PATTERN without decoding per word
-_WIDE_SPACES = [chr(c) for c in range(128, 0x110000) if chr(c).isspace()]
-_WIDE_SPACE_BYTES = re.compile(b"|".join(re.escape(c.encode()) for c in _WIDE_SPACES))
+# subtle: the characters beyond ASCII that str.isspace() accepts (Python 3.11's Unicode
+# 14; a test holds this list to it); a byte mask built from their UTF-8 forms marks the
+# same words as WORD_PATTERN without decoding per word. Written out: finding them among
+# all 1.1 million code points took 44 ms of every command-line start.
+WIDE_SPACES = (
+    "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+)
+_WIDE_SPACE_BYTES = re.compile(b"|".join(re.escape(c.encode()) for c in WIDE_SPACES))
 _ASCII_WORD_BYTES = bytes(0 if chr(b).isspace() else 1 for b in range(128)) + bytes([1] * 128)
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "MetricsError",
     "SizeMetrics",
     "count_text",
+    "metric_info",
     "metrics_at",
     "size_metrics",
 ]
@@ -113,6 +114,18 @@ METRICS: tuple[MetricInfo, ...] = (
         True,
     ),
 )
+
+
+def metric_info(key: str) -> MetricInfo:
+    """The definition of a metric by its key (a SizeMetrics field name).
+
+    >>> metric_info("fertility").source
+    'Rust et al., How Good is Your Tokenizer?, ACL 2021.'
+    """
+    for info in METRICS:
+        if info.key == key:
+            return info
+    raise MetricsError(f"there is no metric {key!r}; the metrics are {[m.key for m in METRICS]}")
 
 
 def size_metrics(tokenizer: Tokenizer, text: str, sizes: Iterable[int]) -> list[SizeMetrics]:

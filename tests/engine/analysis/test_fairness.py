@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.analysis.fairness import fairness_curve, gini, tokens_per_byte_gini
+from explorer.analysis.fairness import GINI, PREMIUM, fairness_curve, gini, tokens_per_byte_gini
 from explorer.analysis.language_cost import language_curves
 from explorer.analysis.stats import StatsError, byte_length
 from explorer.encoding.tokenizer import Tokenizer
@@ -64,3 +64,9 @@ def test_fairness_needs_english() -> None:
     curves = language_curves(udhr_tokenizer(), {"French": LANGUAGES["French"]})
     with pytest.raises(StatsError, match="against English"):
         fairness_curve(curves, [300])
+
+
+def test_premium_and_gini_have_help_text() -> None:
+    assert (PREMIUM.key, GINI.key) == ("premium", "gini")
+    assert "Petrov" in PREMIUM.source and "whole text" in PREMIUM.definition
+    assert "lower is fairer" in GINI.definition

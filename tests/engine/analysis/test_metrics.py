@@ -11,6 +11,7 @@ import tokenization_scorer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from explorer.analysis.metric_counts import WIDE_SPACES
 from explorer.analysis.metrics import (
     METRICS,
     RENYI_ALPHA,
@@ -19,11 +20,13 @@ from explorer.analysis.metrics import (
     MetricsError,
     SizeMetrics,
     count_text,
+    metric_info,
     metrics_at,
     size_metrics,
 )
 from explorer.encoding.pretokenize import as_unicode
 from explorer.encoding.tokenizer import Tokenizer
+from explorer.files.bundled import load_bundled
 from explorer.training.train import train
 from ui.session.samples import udhr_texts
 
@@ -109,6 +112,14 @@ def test_real_text_at_every_size_agrees_with_the_scorer(pattern: str, language: 
         assert_same(got, reencoded(tok, text, got.size))
 
 
+@pytest.mark.parametrize("language", ["English", "Japanese"])
+def test_gpt2s_vocabulary_in_its_own_byte_order(language: str) -> None:
+    tok = load_bundled("gpt2")  # ids 0-255 are bytes in GPT-2's order, not the bytes' values
+    text = LANGUAGES[language][:600]
+    for got in size_metrics(tok, text, [256, 1_000, 20_000, 50_256]):
+        assert_same(got, reencoded(tok, text, got.size))
+
+
 words = st.lists(st.text(alphabet="abé日.", min_size=1, max_size=8), min_size=1, max_size=12)
 
 
@@ -173,3 +184,20 @@ def test_every_metric_has_a_definition_and_a_source() -> None:
     ]
     assert set(keys) <= set(SizeMetrics.__dataclass_fields__)
     assert all(info.definition.endswith(".") and info.source for info in METRICS)
+    assert metric_info("renyi_efficiency").label == "Rényi efficiency"
+    assert "α = 2.5" in metric_info("renyi_efficiency").definition
+    with pytest.raises(MetricsError, match="no metric 'premium'"):
+        metric_info("premium")
+
+
+def test_the_wide_spaces_are_those_python_splits_at() -> None:
+    beyond_ascii = "".join(chr(c) for c in range(128, 0x110000) if chr(c).isspace())
+    assert beyond_ascii == WIDE_SPACES
+
+
+def test_text_that_is_not_valid_unicode_is_measured_as_it_is_encoded() -> None:
+    tok = trained("gpt2")
+    text = "ab \ud800b é\ud83d\ude00 ab"  # a lone surrogate (U+FFFD) and a pair as two code points
+    for got in size_metrics(tok, text, SIZES):
+        assert_same(got, reencoded(tok, text, got.size))
+        assert got.text_bytes == len(tok.decode_bytes(tok.encode_ordinary(text)))
