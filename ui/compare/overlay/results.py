@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from explorer.analysis.block_counts import counts_in_blocks
 from explorer.analysis.metrics import MetricCounts, SizeMetrics, metrics_at
@@ -119,7 +120,9 @@ def measure_runs(runs: Sequence[Run], text: EvalText, sizes: Sequence[int]) -> l
     return figures
 
 
-def _reporter(bar, name: str, index: int, count: int) -> Callable[[str, int, int], None]:
+def _reporter(
+    bar: DeltaGenerator, name: str, index: int, count: int
+) -> Callable[[str, int, int], None]:
     """Progress of run `index` of `count` as the bar's fraction and a sentence."""
     which = f"{markdown_text(name)} ({index + 1:,} of {count:,})"
 
