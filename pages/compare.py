@@ -10,9 +10,11 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.compare.curve import curve_section
+from ui.compare.fairness import fairness_section
 from ui.compare.heldout import heldout_section
 from ui.compare.languages import language_growth_section, languages_section
 from ui.compare.overlap import overlap_section
+from ui.compare.overlay.section import overlay_section
 from ui.compare.pair.section import pair_section
 from ui.compare.passage import passage_section
 from ui.compare.sections import Section, run_only, show_sections
@@ -26,10 +28,12 @@ from ui.views.token_view import fmt_int
 SECTIONS = [
     Section("Compression", "The compression curve", curve_section),
     Section("Compression", "The held-out comparison", heldout_section),
+    Section("Every run", "Every run on one text", run_only(overlay_section)),
     Section("One passage", "The passage at several sizes", run_only(passage_section)),
     Section("Two tokenizers", "The merge-by-merge comparison", run_only(pair_section)),
     Section("Languages", "The languages comparison", run_only(languages_section)),
     Section("Languages", "The languages' growth", run_only(language_growth_section)),
+    Section("Languages", "The languages' fairness", run_only(fairness_section)),
     Section("GPT overlap", "The overlap with OpenAI's vocabularies", run_only(overlap_section)),
 ]
 

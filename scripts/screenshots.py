@@ -52,6 +52,23 @@ SECTIONS: list[tuple[str, str, str, tuple[int, int]]] = [
 ]
 # what to click first in a section (a large vocabulary is checked when asked)
 CLICK_FIRST = {"vocabulary_checkup": ".st-key-vocab_checkup_large label"}
+# (file name, URL path, a button clicked first, the element pictured, viewport)
+CLICKED = [
+    (
+        "compare_overlay",
+        "compare?compare_section=Every+run",
+        ".st-key-compare_overlay_example button",
+        ".st-key-compare_overlay_results",
+        (1440, 900),
+    ),
+    (
+        "compare_overlay_phone",
+        "compare?compare_section=Every+run",
+        ".st-key-compare_overlay_example button",
+        ".st-key-compare_overlay_results",
+        (390, 844),
+    ),
+]
 
 
 def wait_until_idle(page: Page, timeout_s: float = 60) -> None:
@@ -74,7 +91,7 @@ def main() -> None:
     parser.add_argument("--scheme", choices=("light", "dark"), default="light")
     parser.add_argument("--every-size", action="store_true", help="each page at each of SIZES")
     args = parser.parse_args()
-    every = [name for name, _ in PAGES] + [name for name, *_ in SCREENS + SECTIONS]
+    every = [name for name, _ in PAGES] + [name for name, *_ in SCREENS + SECTIONS + CLICKED]
     wanted = set(args.only or every)
     args.out.mkdir(parents=True, exist_ok=True)
     suffix = "_dark" if args.scheme == "dark" else ""
@@ -117,6 +134,21 @@ def main() -> None:
                         path(f"{name}_{width}x{height}"),
                         full_page=True,
                     )
+                section.screenshot(path=str(path(name)))
+                print(path(name))
+        for name, url_path, button, selector, (width, height) in CLICKED:
+            if name in wanted:
+                page.set_viewport_size({"width": width, "height": height})
+                page.goto(f"{server.url}{url_path}")
+                wait_until_idle(page, timeout_s=180)
+                page.locator(button).scroll_into_view_if_needed()
+                page.locator(button).click()
+                wait_until_idle(page, timeout_s=180)
+                section = page.locator(selector)
+                section.scroll_into_view_if_needed()
+                page.wait_for_timeout(1000)  # the chart's last frame
+                section.screenshot(path=str(path(name)))
+                print(path(name))
 
 
 def take(page: Page, url: str, path: Path, *, full_page: bool) -> None:

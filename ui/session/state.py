@@ -152,6 +152,23 @@ COMPARE_PAIR_EXAMPLE = "compare_pair_example"  # trains the run again with none 
 COMPARE_PAIR_FULL = "compare_pair_full"  # OpenAI's vocabularies in full, not cut to the other
 COMPARE_ONLY_A_QUERY = "compare_only_a_query"  # the filters of the merges only one learned
 COMPARE_ONLY_B_QUERY = "compare_only_b_query"
+# every run on one chart, and the metrics (ui/compare/overlay/)
+COMPARE_OVERLAY = "compare_overlay"  # the section's container (tests, screenshots)
+COMPARE_OVERLAY_RESULTS = "compare_overlay_results"  # the chart and its sentence
+COMPARE_OVERLAY_RUNS = "compare_overlay_runs"  # the tokenizers drawn together, by name
+COMPARE_OVERLAY_RUNS_OF = "compare_overlay_runs_of"  # the sidebar run they were last given
+COMPARE_OVERLAY_SOURCE = "compare_overlay_source"  # where the evaluation text comes from
+COMPARE_OVERLAY_TEXT = "compare_overlay_text"  # the user's own evaluation text
+COMPARE_OVERLAY_UPLOAD = "compare_overlay_upload"
+COMPARE_OVERLAY_HELDOUT = "compare_overlay_heldout"  # the run whose held-out share is read
+COMPARE_OVERLAY_LANGUAGE = "compare_overlay_language"
+COMPARE_OVERLAY_SAMPLE = "compare_overlay_sample"
+COMPARE_OVERLAY_METRIC = "compare_overlay_metric"
+COMPARE_OVERLAY_SIZES = "compare_overlay_sizes"  # the table's vocab sizes
+COMPARE_OVERLAY_CSV = "compare_overlay_csv"
+COMPARE_OVERLAY_EXAMPLE = "compare_overlay_example"  # trains the sample with four patterns
+COMPARE_OVERLAY_PENDING = "compare_overlay_pending"  # choices the example sets next run
+COMPARE_FAIRNESS_CSV = "compare_fairness_csv"  # the UDHR premium and Gini table's download
 
 
 def owner_key(text_key: str) -> str:
