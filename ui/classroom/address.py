@@ -80,8 +80,16 @@ def join_url(scheme: str, host: str, port: int, base_path: str, page: str, code:
     return f"{scheme}://{host}:{port}/{path}?{urlencode({'class': code})}"
 
 
+def qr_svg(link: str, scale: int = 7) -> str:
+    """A QR code of the link as inline SVG, dark on white whatever the page's theme (a
+    phone camera opens it from the back of a room); `qr_png` is the same code as a PNG."""
+    return segno.make(link, error="m", micro=False).svg_inline(
+        scale=scale, border=4, dark="#000", light="#fff", title="QR code of the join link"
+    )
+
+
 def qr_png(link: str, scale: int = 8) -> bytes:
-    """A QR code of the link, as a PNG a phone camera opens from the back of a room."""
+    """The same QR code as a PNG (for a download, or a decoder in a test)."""
     sink = io.BytesIO()
     segno.make(link, error="m", micro=False).save(sink, kind="png", scale=scale, border=4)
     return sink.getvalue()
