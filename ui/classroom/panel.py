@@ -33,7 +33,7 @@ def class_sidebar() -> None:
         code, secret = held
         view = room.class_store().view(code)
         students = view.students if view is not None else 0
-        st.markdown(f"**Teaching class {code}** · {students:,} joined")
+        st.markdown(f"**Teaching class {markdown_text(code)}** · {students:,} joined")
         st.toggle(
             "Show the class's scores",
             key=keys.CLASS_SCORES,
@@ -50,7 +50,7 @@ def class_sidebar() -> None:
         st.button("End the class", key=keys.CLASS_END, on_click=room.end_class)
         return
     if taken is not None:
-        st.markdown(f"**In class {taken.code}** as {markdown_text(taken.name)}")
+        st.markdown(f"**In class {markdown_text(taken.code)}** as {markdown_text(taken.name)}")
         st.button("Leave the class", key=keys.CLASS_LEAVE, on_click=room.leave)
         return
     with st.expander("Class: join with a code, or teach", icon=":material/groups:"):
@@ -134,7 +134,9 @@ def teacher_card(code: str, page_path: str) -> None:
     """The code and the link in large type, with a QR code of the link."""
     link, reachable = join_link(page_path or "animate", code)
     with (
-        st.expander(f"Join the class: code {code}", expanded=True, icon=":material/qr_code:"),
+        st.expander(
+            f"Join the class: code {markdown_text(code)}", expanded=True, icon=":material/qr_code:"
+        ),
         st.container(key=keys.CLASS_CARD, horizontal=True, gap="large"),
     ):
         st.html(RawHtml(_qr_html(link)))
@@ -166,7 +168,7 @@ def student_banner() -> None:
     taken = room.seat()
     assert taken is not None  # subtle: class_top checks first
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
-    who = f"class {taken.code} as {markdown_text(taken.name)}"
+    who = f"class {markdown_text(taken.code)} as {markdown_text(taken.name)}"
     if state.get(keys.CLASS_AWAY):
         row.markdown(f"**You stepped away** from {who}: your own step.")
         row.button(

@@ -81,7 +81,7 @@ def _question(raw: dict[str, Any]) -> QuestionRecord:
     )
 
 
-def write(path: Path, classes: dict[str, ClassRecord]) -> None:
+def save(path: Path, classes: dict[str, ClassRecord]) -> None:
     """Replace the snapshot at path with these classes (an empty dict removes it)."""
     if not classes:
         path.unlink(missing_ok=True)
@@ -96,7 +96,7 @@ def write(path: Path, classes: dict[str, ClassRecord]) -> None:
         temporary.unlink(missing_ok=True)
 
 
-def read(path: Path) -> dict[str, ClassRecord]:
+def load(path: Path) -> dict[str, ClassRecord]:
     """The classes kept at path ({} when there is no file, or when it cannot be read)."""
     try:
         text = path.read_text(encoding="utf-8")

@@ -100,7 +100,7 @@ class ClassStore:
         self.idle_seconds = idle_seconds
         self._classes: dict[str, ClassRecord] = {}
         if snapshot_path is not None:
-            self._classes = snapshot.read(snapshot_path)
+            self._classes = snapshot.load(snapshot_path)
             self._purge()
 
     # --- anyone ---------------------------------------------------------------------
@@ -299,7 +299,7 @@ class ClassStore:
         if self._path is None:
             return
         try:
-            snapshot.write(self._path, self._classes)
+            snapshot.save(self._path, self._classes)
         except OSError as exc:  # the class goes on in memory; only a restart would lose it
             log.warning("the classes snapshot %s could not be written: %s", self._path, exc)
 

@@ -117,6 +117,8 @@ CLASS_REVEAL = "class_reveal"
 CLASS_SCORES = "class_scores"  # the teacher shows the class's scores to everyone
 CLASS_ANSWER = "class_answer"  # a student's pick (an option's index)
 CLASS_SEND = "class_send"  # a student sends the pick
+CLASS_ANSWER_OF = "class_answer_of"  # the question number the pick belongs to
+CLASS_ANSWERED = "class_answered"  # (question number, option) this student sent
 
 # --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
 TOKENS = "tokens"  # prefix of tokens_text and tokens_load
