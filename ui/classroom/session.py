@@ -112,9 +112,16 @@ def take_back() -> None:
     if view is None or not class_store().is_teacher(code, secret):
         notice("That teacher key does not open a class on this server.")
         return
-    st.session_state[keys.CLASS_TEACHER] = {"code": code, "secret": secret, "run_key": view.run_key}
+    state = st.session_state
+    state[keys.CLASS_TEACHER] = {
+        "code": code,
+        "secret": secret,
+        "run_key": view.run_key,
+        "place": view.place,
+    }
     _leave_seat()
-    _open_class_run(view)
+    if _open_class_run(view):  # where the class was: the teacher goes on from there
+        follow_place(state, view.place, state[keys.CLASS_RUN])
 
 
 def teacher_key(code: str, secret: str) -> str:
@@ -263,9 +270,12 @@ def follow_class() -> ClassView | None:
         notice("The class has ended: you are on your own now, with its tokenizer.")
         return None
     state = st.session_state
+    # subtle: only a new version moves the student, so a step of their own (a full rerun
+    # that is not the class's) stays on screen and makes them step away (`stepped`)
+    changed = state.get(keys.CLASS_SEEN) != view.version
     state[keys.CLASS_SEEN] = view.version
     run_name = state.get(keys.CLASS_RUN)
-    if state.get(keys.CLASS_AWAY) or run_name not in state[keys.RUNS]:
+    if not changed or state.get(keys.CLASS_AWAY) or run_name not in state[keys.RUNS]:
         return view
     state[keys.SIDEBAR_RUN] = run_name
     follow_place(state, view.place, run_name)
@@ -306,6 +316,7 @@ def stepped(page: str, step: int) -> None:
     at = place.step if page == "animate" else place.encode_step
     if step != at:
         state[keys.CLASS_AWAY] = True
+        st.rerun()  # the whole page: its banner offers "Back to the class" now
 
 
 def follow_poll() -> None:

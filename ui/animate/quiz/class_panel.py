@@ -173,6 +173,9 @@ def student_view(view: ClassView) -> None:
         label = markdown_text(question.labels[mine])
         st.info(f"Your answer is in: {label}. The teacher reveals it soon.", icon=":material/done:")
         return
+    pick = state.get(keys.CLASS_ANSWER)
+    if pick is not None and pick not in range(len(question.labels)):  # forged: no pick
+        state[keys.CLASS_ANSWER] = None
     st.radio(
         f"The class's question: which pair does merge {question.step + 1:,} fuse?",
         options=range(len(question.labels)),
