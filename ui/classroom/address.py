@@ -17,6 +17,7 @@ on this computer, and the page says so rather than print a link no phone can ope
 
 from __future__ import annotations
 
+import base64
 import io
 import ipaddress
 import socket
@@ -80,16 +81,24 @@ def join_url(scheme: str, host: str, port: int, base_path: str, page: str, code:
     return f"{scheme}://{host}:{port}/{path}?{urlencode({'class': code})}"
 
 
-def qr_svg(link: str, scale: int = 7) -> str:
-    """A QR code of the link as inline SVG, dark on white whatever the page's theme (a
-    phone camera opens it from the back of a room); `qr_png` is the same code as a PNG."""
-    return segno.make(link, error="m", micro=False).svg_inline(
-        scale=scale, border=4, dark="#000", light="#fff", title="QR code of the join link"
+def qr_img_html(link: str) -> str:
+    """The QR code as an <img> with its PNG inline (st.html strips inline SVG; a data
+    address needs no media file), its alt text saying what it is.
+
+    >>> qr_img_html("http://h:1/?class=ABC23")[:60]
+    '<img class="class-qr" alt="QR code of the join link" src="da'
+    """
+    data = base64.b64encode(qr_png(link)).decode("ascii")
+    return (
+        f'<img class="class-qr" alt="QR code of the join link" src="data:image/png;base64,'
+        f'{data}" width="260" height="260" style="image-rendering:pixelated">'
     )
 
 
 def qr_png(link: str, scale: int = 8) -> bytes:
-    """The same QR code as a PNG (for a download, or a decoder in a test)."""
+    """A QR code of the link as a PNG, dark on white whatever the page's theme: a phone
+    camera opens it from the back of a room."""
     sink = io.BytesIO()
-    segno.make(link, error="m", micro=False).save(sink, kind="png", scale=scale, border=4)
+    qr = segno.make(link, error="m", micro=False)
+    qr.save(sink, kind="png", scale=scale, border=4, dark="#000", light="#fff")
     return sink.getvalue()

@@ -139,7 +139,7 @@ def teacher_card(code: str, page_path: str) -> None:
         ),
         st.container(key=keys.CLASS_CARD, horizontal=True, gap="large"),
     ):
-        st.html(RawHtml(_qr_html(link)))
+        st.html(RawHtml(address.qr_img_html(link)))
         words = st.container()
         words.html(
             RawHtml(
@@ -153,13 +153,6 @@ def teacher_card(code: str, page_path: str) -> None:
         )
         if not reachable:
             words.warning(LOOPBACK_NOTE, icon=":material/lan:")
-
-
-def _qr_html(link: str) -> str:
-    return (
-        f'<div role="img" aria-label="QR code of the join link" class="class-qr">'
-        f"{address.qr_svg(link)}</div>"
-    )
 
 
 def student_banner() -> None:

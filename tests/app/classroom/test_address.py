@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import io
+import re
 
 import pytest
 import zxingcpp
 from PIL import Image
 
-from ui.classroom.address import join_host, join_url, lan_address, qr_png
+from ui.classroom.address import join_host, join_url, lan_address, qr_img_html, qr_png
 
 
 @pytest.mark.parametrize(
@@ -39,6 +41,9 @@ def test_the_link_carries_only_the_code() -> None:
 
 def test_the_qr_code_decodes_to_the_link() -> None:
     link = join_url("http", "192.168.1.20", 8501, "", "animate", "XYZ78")
-    picture = Image.open(io.BytesIO(qr_png(link)))
+    shown = qr_img_html(link)  # what the teacher's card draws
+    data = re.search(r'src="data:image/png;base64,([^"]+)"', shown).group(1)
+    assert base64.b64decode(data) == qr_png(link)
+    picture = Image.open(io.BytesIO(base64.b64decode(data)))
     found = zxingcpp.read_barcodes(picture.convert("L"))
     assert [code.text for code in found] == [link]

@@ -120,8 +120,8 @@ def live_count(question: QuestionView) -> None:
     if tally is None:
         return
     st.markdown(
-        f"**{tally.answered:,} of {plural(tally.students, 'student')}** have answered "
-        f"question {question.number:,} (merge {question.step + 1:,})."
+        f"**Answered: {tally.answered:,} of {plural(tally.students, 'student')}** · "
+        f"question {question.number:,} (merge {question.step + 1:,})"
     )
     if st.session_state.get(keys.CLASS_CHART):
         st.altair_chart(answers_chart(question.labels, tally.counts, None), width="stretch")
