@@ -139,7 +139,7 @@ def teacher_card(code: str, page_path: str) -> None:
         ),
         st.container(key=keys.CLASS_CARD, horizontal=True, gap="large"),
     ):
-        st.html(RawHtml(address.qr_img_html(link)))
+        st.html(RawHtml(address.qr_img_html(link)), width="content")
         words = st.container()
         words.html(
             RawHtml(
