@@ -1,19 +1,32 @@
 """A session's part in a class: the process's one store, teaching, joining, following.
 
 How a student joins: the teacher's join link, `/<page>?class=CODE` (any page), or the
-code typed in the sidebar's "Class code" box (key `class_code`, then `class_join`), with
-an optional nickname (`class_nickname`). Their session gets the teacher's run from the
-run store (never retrained), and their URL gets `seat=TOKEN` beside `class=CODE`, so a
-reload or a restarted server gives them the same seat, answers and score back.
+code typed in the sidebar's expander "Class: join with a code, or teach" (text input
+`class_code`, optional `class_nickname`, button `class_join`). Their session gets the
+teacher's run from the run store (never retrained), and their URL gets `seat=TOKEN`
+beside `class=CODE`: a reload or a restarted server gives them the same seat, answer
+and score back. The page then says "Following the teacher · class CODE as NAME".
 
-What a student's page polls: `follow_poll`, a fragment without elements that reruns
-every FOLLOW_SECONDS, reads the class's `version` (one dict look-up under a lock) and
-returns at once when it is the one last drawn; when it changed, it reruns the app, and
-`follow_class` (at the top of every run, before the page) sets the student's step,
-passage and encode trace to the teacher's, unless they stepped away.
+What a student's page polls: `follow_poll`, a fragment without elements (run_every =
+FOLLOW_SECONDS = 0.5 s; the server's `auto_rerun` message names it) that reads the
+class's `version` (one dict look-up under a lock) and returns at once when it is the one
+last drawn; when it moved, it reruns the app, and `follow_class` (top of every run, before
+the page) sets the student's Animate step, passage and Tokens encode trace to the
+teacher's, unless they stepped away. Buttons: `class_step_away`, `class_back` ("Back to
+the class"), `class_leave`; a question: radio `class_answer` (an option's index), button
+`class_send`. bench/class_poll.py measures what the polling costs.
 
-The teacher's secret is in their session only (keys.CLASS_TEACHER); every change of the
-class goes through the store with it. See ui/classroom/panel.py for the widgets.
+The teacher (widget keys, ui/session/state.py): `class_start` ("Start a class on this
+tokenizer", in the same expander) starts a class on the current run at Animate's step;
+the card above the page (container `class_card`: `.class-code`, `img.class-qr`, the
+link) and the sidebar's "Teaching class CODE · N joined". The step moves with Animate's
+own controls (`animate_next`, `animate_back`, `animate_play`, slider `animate_step`) and
+Tokens' encode controls (`tokens_encode_next`, ...). A question: `class_ask`, the live
+count "Answered: k of n students", toggle `class_chart` (the distribution), button
+`class_reveal`; toggle `class_scores` (everyone sees the scores); `class_end`; after a
+restart, `class_take_back` (the teacher key `CODE-secret`) and `class_take_back_go`.
+The secret lives in this session's state (keys.CLASS_TEACHER), never in a URL; every
+change of the class goes through the store with it. Widgets: ui/classroom/panel.py.
 """
 
 from __future__ import annotations
