@@ -113,7 +113,7 @@ def class_top(page_path: str) -> None:
         teacher_card(held[0], page_path)
         return
     if room.seat() is not None:
-        student_banner()
+        student_banner(page_path)
 
 
 def join_link(page_path: str, code: str) -> tuple[str, bool]:
@@ -155,8 +155,12 @@ def teacher_card(code: str, page_path: str) -> None:
             words.warning(LOOPBACK_NOTE, icon=":material/lan:")
 
 
-def student_banner() -> None:
-    """Following or stepped away, and the button to switch; the class's run named."""
+PAGES = {"animate": "Animate merges", "tokens": "Tokens"}  # the pages a class follows on
+
+
+def student_banner(page_path: str) -> None:
+    """Following or stepped away, and the button to switch; the teacher's page when it is
+    another; the student's nickname."""
     state = st.session_state
     taken = room.seat()
     assert taken is not None  # subtle: class_top checks first
@@ -178,4 +182,21 @@ def student_banner() -> None:
             key=keys.CLASS_STEP_AWAY,
             on_click=room.step_away,
             help="Explore on your own; Back to the class follows the teacher again.",
+        )
+    place = state.get(keys.CLASS_PLACE)
+    teacher_page = getattr(place, "page", "")
+    if teacher_page in PAGES and teacher_page != page_path:
+        row.page_link(
+            f"pages/{teacher_page}.py",
+            label=f"The teacher is on {PAGES[teacher_page]}",
+            icon=":material/arrow_forward:",
+        )
+    with row.popover("Nickname", icon=":material/badge:"):
+        st.text_input(
+            "Your nickname in the class",
+            key=keys.CLASS_RENAME,
+            max_chars=codes.MAX_NICKNAME,
+            on_change=room.rename,
+            placeholder=taken.name,
+            help="Shown with your score when the teacher shows the scores.",
         )

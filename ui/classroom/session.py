@@ -262,6 +262,15 @@ def _drop_class_params() -> None:
             del st.query_params[name]
 
 
+def rename() -> None:
+    """The banner's nickname box: the student's name in the class (and their seat's)."""
+    held = seat()
+    typed = str(st.session_state.get(keys.CLASS_RENAME) or "")
+    name = class_store().rename(held.code, held.seat, typed) if held else None
+    if held is not None and name is not None:
+        st.session_state[keys.CLASS_SEAT] = replace(held, name=name)
+
+
 def step_away() -> None:
     st.session_state[keys.CLASS_AWAY] = True
 
@@ -287,6 +296,8 @@ def follow_class() -> ClassView | None:
     # that is not the class's) stays on screen and makes them step away (`stepped`)
     changed = state.get(keys.CLASS_SEEN) != view.version
     state[keys.CLASS_SEEN] = view.version
+    if state.get(keys.CLASS_AWAY):
+        state[keys.CLASS_PLACE] = view.place  # where the teacher is, for the banner
     run_name = state.get(keys.CLASS_RUN)
     if not changed or state.get(keys.CLASS_AWAY) or run_name not in state[keys.RUNS]:
         return view

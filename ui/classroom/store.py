@@ -237,6 +237,21 @@ class ClassStore:
             self._save()
             return Seat(code, seat, name)
 
+    def rename(self, code: str, seat: str, nickname: str) -> str | None:
+        """A student's new nickname (bounded, told apart from others'); None when the
+        seat is not in the class. An empty one keeps the old name."""
+        with self._lock:
+            room = self._live(code)
+            student = room.students.get(seat) if room is not None else None
+            if room is None or student is None:
+                return None
+            name = codes.clean_nickname(nickname)
+            if name and name != student.name:
+                others = {s.name for s in room.students.values() if s is not student}
+                student.name = _distinct(name, others)
+                self._save()
+            return student.name
+
     def answer(self, code: str, seat: str, option: int) -> bool:
         """A student's answer to the open question: True when counted, False when they
         had answered already, or the question is closed, or the option is not one."""

@@ -108,6 +108,7 @@ CLASS_CODE = "class_code"  # the student's "Class code" box (sidebar)
 CLASS_NICKNAME = "class_nickname"
 CLASS_JOIN = "class_join"
 CLASS_LEAVE = "class_leave"
+CLASS_RENAME = "class_rename"  # a joined student's nickname box (the banner's popover)
 CLASS_STEP_AWAY = "class_step_away"
 CLASS_BACK = "class_back"
 CLASS_CARD = "class_card"  # the join code, link and QR (a container)

@@ -191,7 +191,10 @@ def test_a_restart_keeps_the_class_and_the_seats() -> None:
     student = join_by_code(code, "Ada")
     token = student.session_state[keys.CLASS_SEAT].seat
     classroom.class_store().move(code, secret, Place(step=2))
+    run_key = classroom.class_store().view(code).run_key
+    assert run_store.has(run_store.config_from_env(), run_key)  # a sample's run, kept for it
     classroom.class_store.clear()  # a new process: the store is read back from the snapshot
+    classroom._class_runs.clear()  # and the run from the run store
     again = open_app("animate", {"class": code, "seat": token})
     assert again.session_state[keys.CLASS_SEAT].name == "Ada"
     assert again.session_state[keys.ANIMATE_STEP] == 2
@@ -201,3 +204,17 @@ def test_a_restart_keeps_the_class_and_the_seats() -> None:
     assert back.session_state[keys.CLASS_TEACHER]["code"] == code
     back.button(key=keys.ANIMATE_NEXT).click().run()
     assert class_step(code) == 3
+
+
+def test_a_student_names_themselves_and_sees_where_the_teacher_is() -> None:
+    teacher, code = teach()
+    student = open_app("animate", {"class": code})
+    student.text_input(key=keys.CLASS_RENAME).input("Grace").run()
+    assert student.session_state[keys.CLASS_SEAT].name == "Grace"
+    assert any("as Grace" in text for text in texts_of(student.markdown))
+    teacher.switch_page("pages/tokens.py")
+    teacher.session_state[keys.TOKENS_ENCODE_OPEN] = True
+    teacher.run()
+    student.run()
+    links = [str(link.proto.label) for link in student.get("page_link")]
+    assert "The teacher is on Tokens" in links

@@ -181,3 +181,13 @@ def test_answers_from_many_threads_are_each_counted_once() -> None:
     for thread in threads:
         thread.join(timeout=10)
     assert store.tally(teacher.code, teacher.secret).counts == (20, 20, 20)
+
+
+def test_a_rename_is_bounded_and_told_apart() -> None:
+    store = ClassStore()
+    teacher = store.start(RUN, "r")
+    ada, other = store.join(teacher.code, "Ada"), store.join(teacher.code, "")
+    assert store.rename(teacher.code, other.seat, " Ada ") == "Ada (2)"
+    assert store.rename(teacher.code, other.seat, "") == "Ada (2)"  # empty: kept
+    assert store.rename(teacher.code, ada.seat, "y" * 40) == "y" * 20
+    assert store.rename(teacher.code, "not-a-seat-of-this-class", "Eve") is None
