@@ -42,7 +42,7 @@ def answers_chart(
                 "answer:N",
                 title="Answer",
                 scale=alt.Scale(domain=domain, range=colours),
-                legend=alt.Legend(orient="bottom"),
+                legend=None if winner is None else alt.Legend(orient="top"),  # one colour: none
             ),
             tooltip=[
                 alt.Tooltip("option:N", title="Option"),

@@ -124,7 +124,12 @@ def live_count(question: QuestionView) -> None:
         f"question {question.number:,} (merge {question.step + 1:,})"
     )
     if st.session_state.get(keys.CLASS_CHART):
-        st.altair_chart(answers_chart(question.labels, tally.counts, None), width="stretch")
+        st.altair_chart(
+            answers_chart(question.labels, tally.counts, None),
+            width="stretch",
+            height=320,
+            alt=f"The class's answers so far: {_counts_alt(question.labels, tally.counts)}",
+        )
 
 
 def reveal(step: int, last: int) -> None:
@@ -224,7 +229,21 @@ def revealed(question: QuestionView, mine: int | None) -> None:
     counts = question.counts or ()
     right = counts[question.winner] if question.winner is not None and counts else 0
     st.markdown(f"**{right:,} of {plural(sum(counts), 'answer')}** picked the merge.")
-    st.altair_chart(answers_chart(question.labels, counts, question.winner), width="stretch")
+    st.altair_chart(
+        answers_chart(question.labels, counts, question.winner),
+        width="stretch",
+        height=320,
+        alt=f"Bar chart of the class's answers: {_counts_alt(question.labels, counts)}",
+    )
+
+
+def _counts_alt(labels: tuple[str, ...], counts: tuple[int, ...]) -> str:
+    """The chart's numbers in words, for a screen reader.
+
+    >>> _counts_alt(("ab", "cd"), (1, 0))
+    'ab 1, cd 0'
+    """
+    return ", ".join(f"{label} {count:,}" for label, count in zip(labels, counts, strict=False))
 
 
 def question_of(detail: dict[str, Any]) -> quiz.Question | None:
