@@ -27,6 +27,7 @@ from explorer import StopReason
 from explorer.encoding.pretokenize import PatternError, preset_name
 from explorer.encoding.regex_budget import regex_budget
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
+from ui.classroom import following
 from ui.classroom import session as classroom
 from ui.classroom.panel import class_sidebar, class_top
 from ui.session import links
@@ -95,8 +96,8 @@ def run_app() -> None:
     preload_bundled()  # once per process, when the server asks for it
     init_session()
     with guarded("The class"):
-        classroom.arrive()  # ?class=CODE: this session joins (and gets the class's run)
-        classroom.follow_class()  # a student's step, passage and trace: the teacher's
+        following.arrive()  # ?class=CODE: this session joins (and gets the class's run)
+        following.follow_class()  # a student's step, passage and trace: the teacher's
     page = navigation()
     run = None
     with st.sidebar, guarded("The sidebar"):
@@ -107,7 +108,7 @@ def run_app() -> None:
     with guarded("The class"):
         class_top(page.url_path)
     if classroom.seat() is not None:  # a student checks the class's version, drawing nothing
-        st.fragment(classroom.follow_poll, run_every=classroom.FOLLOW_SECONDS)()
+        st.fragment(following.follow_poll, run_every=classroom.FOLLOW_SECONDS)()
     if run is not None:
         view = view_vocab_size(run)
         full = trained_vocab_size(run)

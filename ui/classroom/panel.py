@@ -13,7 +13,7 @@ import html
 import streamlit as st
 from streamlit import config
 
-from ui.classroom import address, codes
+from ui.classroom import address, codes, following, teaching
 from ui.classroom import session as room
 from ui.session import state as keys
 from ui.session.runs import current_run
@@ -46,12 +46,12 @@ def class_sidebar() -> None:
                 "a class* to teach this class again (the code alone lets students join, "
                 "never teach)."
             )
-            st.code(room.teacher_key(code, secret), language=None)
-        st.button("End the class", key=keys.CLASS_END, on_click=room.end_class)
+            st.code(teaching.teacher_key(code, secret), language=None)
+        st.button("End the class", key=keys.CLASS_END, on_click=teaching.end_class)
         return
     if taken is not None:
         st.markdown(f"**In class {markdown_text(taken.code)}** as {markdown_text(taken.name)}")
-        st.button("Leave the class", key=keys.CLASS_LEAVE, on_click=room.leave)
+        st.button("Leave the class", key=keys.CLASS_LEAVE, on_click=following.leave)
         return
     with st.expander("Class: join with a code, or teach", icon=":material/groups:"):
         st.text_input(
@@ -67,7 +67,7 @@ def class_sidebar() -> None:
             max_chars=codes.MAX_NICKNAME,
             help="Shown with your score when the teacher shows the scores.",
         )
-        st.button("Join the class", key=keys.CLASS_JOIN, on_click=room.join_typed)
+        st.button("Join the class", key=keys.CLASS_JOIN, on_click=following.join_typed)
         st.divider()
         st.button(
             "Start a class on this tokenizer",
@@ -82,13 +82,13 @@ def class_sidebar() -> None:
             type="password",
             help="After a server restart: the teacher key shown while you taught.",
         )
-        st.button("Take it back", key=keys.CLASS_TAKE_BACK_GO, on_click=room.take_back)
+        st.button("Take it back", key=keys.CLASS_TAKE_BACK_GO, on_click=teaching.take_back)
 
 
 def _start_here() -> None:
     state = st.session_state
     step = int(state.get(keys.ANIMATE_STEP, 0) or 0)
-    room.start_class(current_run(), step, str(state.get(keys.ANIMATE_PASSAGE) or ""))
+    teaching.start_class(current_run(), step, str(state.get(keys.ANIMATE_PASSAGE) or ""))
 
 
 def _show_scores() -> None:
@@ -171,7 +171,7 @@ def student_banner(page_path: str) -> None:
         row.button(
             "Back to the class",
             key=keys.CLASS_BACK,
-            on_click=room.back_to_class,
+            on_click=following.back_to_class,
             type="primary",
             icon=":material/groups:",
         )
@@ -180,7 +180,7 @@ def student_banner(page_path: str) -> None:
         row.button(
             "Step away",
             key=keys.CLASS_STEP_AWAY,
-            on_click=room.step_away,
+            on_click=following.step_away,
             help="Explore on your own; Back to the class follows the teacher again.",
         )
     place = state.get(keys.CLASS_PLACE)
@@ -196,7 +196,7 @@ def student_banner(page_path: str) -> None:
             "Your nickname in the class",
             key=keys.CLASS_RENAME,
             max_chars=codes.MAX_NICKNAME,
-            on_change=room.rename,
+            on_change=following.rename,
             placeholder=taken.name,
             help="Shown with your score when the teacher shows the scores.",
         )

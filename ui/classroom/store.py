@@ -36,7 +36,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +46,16 @@ from ui.classroom.model import (
     ClassView,
     Place,
     QuestionRecord,
-    QuestionView,
-    ScoreRow,
     Seat,
     StudentRecord,
     Tally,
 )
+from ui.classroom.shown import answer_counts, bounded_place, distinct_name, view_of
 
 MAX_CLASSES = 20
 MAX_STUDENTS = 120
 MAX_OPTIONS = 20
 MAX_LABEL = 200
-MAX_PASSAGE = 5_000  # characters of the teacher's passage a class carries
 IDLE_SECONDS = 3 * 3600
 
 log = logging.getLogger(__name__)
@@ -118,7 +116,7 @@ class ClassStore:
         """What every member may see, or None when the class has ended."""
         with self._lock:
             room = self._live(code)
-            return None if room is None else _view_of(room)
+            return None if room is None else view_of(room)
 
     # --- the teacher ----------------------------------------------------------------
 
@@ -135,7 +133,7 @@ class ClassStore:
                 )
             code = codes.new_code(set(self._classes))
             room = ClassRecord(code, codes.digest(secret), run_key, run_name[:200], self._clock())
-            room.place = _bounded(place or Place())
+            room.place = bounded_place(place or Place())
             self._classes[code] = room
             self._save()
         return Teacher(code, secret)
@@ -149,7 +147,7 @@ class ClassStore:
         """The teacher is somewhere else now; True when that changed the class."""
         with self._lock:
             room = self._teachers(code, secret)
-            place = _bounded(place)
+            place = bounded_place(place)
             if room.place == place:
                 return False
             room.place = place
@@ -183,7 +181,7 @@ class ClassStore:
             question = room.question
             if question is None:
                 return None
-            return Tally(len(question.answers), len(room.students), _counts(question))
+            return Tally(len(question.answers), len(room.students), answer_counts(question))
 
     def reveal(self, code: str, secret: object) -> None:
         """Show the answer and the counts to everyone; score each student's answer once."""
@@ -230,7 +228,7 @@ class ClassStore:
             if not name:
                 room.anonymous += 1
                 name = f"anonymous {room.anonymous}"
-            name = _distinct(name, {s.name for s in room.students.values()})
+            name = distinct_name(name, {s.name for s in room.students.values()})
             seat = seat if seat is not None and codes.is_seat(seat) else codes.new_seat()
             room.students[seat] = StudentRecord(seat, name)
             room.last_active = self._clock()
@@ -248,7 +246,7 @@ class ClassStore:
             name = codes.clean_nickname(nickname)
             if name and name != student.name:
                 others = {s.name for s in room.students.values() if s is not student}
-                student.name = _distinct(name, others)
+                student.name = distinct_name(name, others)
                 self._save()
             return student.name
 
@@ -317,60 +315,3 @@ class ClassStore:
             snapshot.save(self._path, self._classes)
         except OSError as exc:  # the class goes on in memory; only a restart would lose it
             log.warning("the classes snapshot %s could not be written: %s", self._path, exc)
-
-
-def _view_of(room: ClassRecord) -> ClassView:
-    question = room.question
-    shown = None
-    if question is not None:
-        shown = QuestionView(question.number, question.step, question.labels, question.revealed)
-        if question.revealed:
-            shown = replace(
-                shown, winner=question.winner, counts=_counts(question), detail=question.detail
-            )
-    scores = None
-    if room.scores_shown:
-        rows = [ScoreRow(s.name, s.right, s.answered) for s in room.students.values()]
-        scores = tuple(sorted(rows, key=lambda row: (-row.right, row.answered, row.name)))
-    return ClassView(
-        room.code,
-        room.version,
-        room.run_key,
-        room.run_name,
-        room.place,
-        shown,
-        len(room.students),
-        scores,
-    )
-
-
-def _counts(question: QuestionRecord) -> tuple[int, ...]:
-    counts = [0] * len(question.labels)
-    for option in question.answers.values():
-        counts[option] += 1
-    return tuple(counts)
-
-
-def _bounded(place: Place) -> Place:
-    return replace(
-        place,
-        page=str(place.page)[:20],
-        step=max(0, int(place.step)),
-        passage=str(place.passage)[:MAX_PASSAGE],
-        encode_text=str(place.encode_text)[:MAX_PASSAGE],
-        encode_step=max(0, int(place.encode_step)),
-    )
-
-
-def _distinct(name: str, taken: set[str]) -> str:
-    """The name, or with a number when another student has it: `Ada (2)`.
-
-    >>> _distinct("Ada", {"Ada", "Ada (2)"}), _distinct("Bo", set())
-    ('Ada (3)', 'Bo')
-    """
-    if name not in taken:
-        return name
-    k = 2
-    while f"{name} ({k})" in taken:
-        k += 1
-    return f"{name} ({k})"

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app_support import open_app, texts_of
 from ui.classroom import session as classroom
-from ui.classroom import snapshot
+from ui.classroom import snapshot, teaching
 from ui.classroom.model import Place
 from ui.session import run_store
 from ui.session import state as keys
@@ -194,12 +194,12 @@ def test_a_restart_keeps_the_class_and_the_seats() -> None:
     run_key = classroom.class_store().view(code).run_key
     assert run_store.has(run_store.config_from_env(), run_key)  # a sample's run, kept for it
     classroom.class_store.clear()  # a new process: the store is read back from the snapshot
-    classroom._class_runs.clear()  # and the run from the run store
+    classroom.class_runs.clear()  # and the run from the run store
     again = open_app("animate", {"class": code, "seat": token})
     assert again.session_state[keys.CLASS_SEAT].name == "Ada"
     assert again.session_state[keys.ANIMATE_STEP] == 2
     back = open_app("animate")
-    back.text_input(key=keys.CLASS_TAKE_BACK).input(classroom.teacher_key(code, secret)).run()
+    back.text_input(key=keys.CLASS_TAKE_BACK).input(teaching.teacher_key(code, secret)).run()
     back.button(key=keys.CLASS_TAKE_BACK_GO).click().run()
     assert back.session_state[keys.CLASS_TEACHER]["code"] == code
     back.button(key=keys.ANIMATE_NEXT).click().run()
