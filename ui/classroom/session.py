@@ -7,14 +7,15 @@ teacher's run from the run store (never retrained), and their URL gets `seat=TOK
 beside `class=CODE`: a reload or a restarted server gives them the same seat, answer
 and score back. The page then says "Following the teacher · class CODE as NAME".
 
-What a student's page polls: `follow_poll`, a fragment without elements (run_every =
-FOLLOW_SECONDS = 0.5 s; the server's `auto_rerun` message names it) that reads the
-class's `version` (one dict look-up under a lock) and returns at once when it is the one
-last drawn; when it moved, it reruns the app, and `follow_class` (top of every run, before
-the page) sets the student's Animate step, passage and Tokens encode trace to the
-teacher's, unless they stepped away. Buttons: `class_step_away`, `class_back` ("Back to
-the class"), `class_leave`; a question: radio `class_answer` (an option's index), button
-`class_send`. bench/class_poll.py measures what the polling costs.
+What a student's page polls: `following.follow_poll`, a fragment without elements
+(run_every = FOLLOW_SECONDS = 0.5 s; the server's `auto_rerun` message names it) that
+reads the class's `version` (one dict look-up under a lock) and returns at once when it
+is the one last drawn; when it moved, it reruns the app, and `following.follow_class`
+(top of every run, before the page) sets the student's Animate step, passage and Tokens
+encode trace to the teacher's, unless they stepped away. Buttons: `class_step_away`,
+`class_back` ("Back to the class"), `class_leave`, the Nickname popover's `class_rename`;
+a question: radio `class_answer` (an option's index), button `class_send`.
+bench/class_poll.py measures what the polling costs.
 
 The teacher (widget keys, ui/session/state.py): `class_start` ("Start a class on this
 tokenizer", in the same expander) starts a class on the current run at Animate's step;
@@ -26,7 +27,8 @@ count "Answered: k of n students", toggle `class_chart` (the distribution), butt
 `class_reveal`; toggle `class_scores` (everyone sees the scores); `class_end`; after a
 restart, `class_take_back` (the teacher key `CODE-secret`) and `class_take_back_go`.
 The secret lives in this session's state (keys.CLASS_TEACHER), never in a URL; every
-change of the class goes through the store with it. Widgets: ui/classroom/panel.py.
+change of the class goes through the store with it (ui/classroom/teaching.py).
+Widgets: ui/classroom/panel.py and ui/animate/quiz/class_panel.py.
 """
 
 from __future__ import annotations
