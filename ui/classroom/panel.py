@@ -17,7 +17,7 @@ from ui.classroom import address, codes, following, teaching
 from ui.classroom import session as room
 from ui.session import state as keys
 from ui.session.runs import current_run
-from ui.views.formatting import RawHtml, markdown_text
+from ui.views.formatting import RawHtml, markdown_text, plural
 
 LOOPBACK_NOTE = (
     "Only this computer can open this link: the server listens on this computer alone. "
@@ -153,6 +153,18 @@ def teacher_card(code: str, page_path: str) -> None:
         )
         if not reachable:
             words.warning(LOOPBACK_NOTE, icon=":material/lan:")
+        with words:
+            st.fragment(joined_count, run_every=JOINED_POLL_SECONDS)(code)
+
+
+JOINED_POLL_SECONDS = 2.0  # the teacher's card counts the students who joined, live
+
+
+def joined_count(code: str) -> None:
+    """How many have joined (a fragment on a timer, in the teacher's session only)."""
+    view = room.class_store().view(code)
+    if view is not None:
+        st.markdown(f"**{plural(view.students, 'student')} joined**")
 
 
 PAGES = {"animate": "Animate merges", "tokens": "Tokens"}  # the pages a class follows on
