@@ -15,6 +15,7 @@ from ui.animate import playback
 from ui.animate.lesson.download import lesson_download
 from ui.animate.pair_table.view import NO_CORPUS, beside_style
 from ui.animate.passage import passage_input
+from ui.animate.quiz.class_panel import class_question
 from ui.animate.stage import show_static, step_view
 from ui.session.runs import current_run_or_error, origin, view_vocab_size
 from ui.shell import run_page
@@ -62,6 +63,8 @@ def main() -> None:
     playback.follow_step(st.session_state, run.spec.name)
     playback.clamp_step(st.session_state, last)
     interval = playback.wanted_timer(st.session_state)
+    with guarded("The class's question"):
+        class_question(run, history, last)
     if presenting():  # before and after, side by side, in large type on one screen
         passage = presenter_passage(passage)
     beside_style()

@@ -27,6 +27,9 @@ from explorer import StopReason
 from explorer.encoding.pretokenize import PatternError, preset_name
 from explorer.encoding.regex_budget import regex_budget
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
+from ui.classroom import following
+from ui.classroom import session as classroom
+from ui.classroom.panel import class_sidebar, class_top
 from ui.session import links
 from ui.session import state as keys
 from ui.session.gc_tuning import freeze_after_first_run
@@ -93,6 +96,9 @@ def run_app() -> None:
     st.set_page_config(page_title=APP_TITLE, page_icon=":material/join_inner:", layout="wide")
     preload_bundled()  # once per process, when the server asks for it
     init_session()
+    with guarded("The class"):
+        following.arrive()  # ?class=CODE: this session joins (and gets the class's run)
+        following.follow_class()  # a student's step, passage and trace: the teacher's
     page = navigation()
     run = None
     with st.sidebar, guarded("The sidebar"):
@@ -100,6 +106,10 @@ def run_app() -> None:
     with guarded("The link's notice"):
         link_notice()
     inject_style()
+    with guarded("The class"):
+        class_top(page.url_path)
+    if classroom.seat() is not None:  # a student checks the class's version, drawing nothing
+        st.fragment(following.follow_poll, run_every=classroom.FOLLOW_SECONDS)()
     if run is not None:
         view = view_vocab_size(run)
         full = trained_vocab_size(run)
@@ -145,6 +155,8 @@ def sidebar() -> Run | None:
         if full > 256:
             view_size_controls(full)
         st.caption(run_summary(run))
+        with guarded("The class"):
+            class_sidebar()
     return run
 
 

@@ -18,6 +18,7 @@ from ui.animate.caches import charts_cached, frame_cached, passage_html
 from ui.animate.controls import controls
 from ui.animate.pair_table.view import step_areas
 from ui.animate.quiz.panel import pair_panel
+from ui.classroom import following, teaching
 from ui.session import state as keys
 from ui.session.runs import Run, tokenizer_at, view_tokenizer, view_vocab_size
 from ui.views.formatting import RawHtml, markdown_text
@@ -38,6 +39,8 @@ def step_view(
         st.rerun()  # the whole page: the new timer, and the slider back after playing
     controls(last)
     step = playback.shown_step(state, last)
+    following.stepped("animate", step)  # a following student's own step: stepped away
+    teaching.publish(page="animate", step=step, passage=passage)  # the teacher's: the class's
     stage_area, pair_area = step_areas()
     with stage_area, st.container(key=keys.ANIMATE_STAGE):
         stage(run, history, passage, step, last)

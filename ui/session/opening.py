@@ -113,6 +113,12 @@ def open_linked_run() -> None:
     }
 
 
+def stored_run(key: str) -> tuple[tuple[RunSpec, tuple[str, ...]] | None, str]:
+    """A run kept on the server's disk (or a bundled one) by its key, named as a link
+    shows it; None and why not, in plain words (a class opens its teacher's run so)."""
+    return _linked_run(key)
+
+
 def _linked_run(key: str) -> tuple[tuple[RunSpec, tuple[str, ...]] | None, str]:
     """The spec and documents kept under key (or None, and why not, in plain words)."""
     if key in BUNDLED_RUNS:

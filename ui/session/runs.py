@@ -170,6 +170,15 @@ def _save(
         stored_results_cached(spec.store_key, results)
 
 
+def keep_for_class(spec: RunSpec) -> bool:
+    """Put a run on the server's disk for a class (a sample's run a link opened is not
+    kept otherwise), so students' sessions and a restarted server open it without training;
+    whether it is kept there (False: the store is off, or refused it, and a toast said so)."""
+    _save(spec, _documents(spec), _results_to_keep(spec))
+    config = run_store.config_from_env()
+    return spec.kind is RunKind.BUNDLED or run_store.has(config, spec.store_key)
+
+
 def _drop_model_only_runs(model_key: str) -> None:
     """Forget runs of a .model loaded alone once it is loaded again with its history."""
     runs: dict[str, RunSpec] = st.session_state[keys.RUNS]

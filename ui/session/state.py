@@ -92,6 +92,35 @@ ANIMATE_QUIZ_QUESTION = "animate_quiz_question"  # the question on screen (a qui
 ANIMATE_QUIZ_OUTCOME = "animate_quiz_outcome"  # the last answer revealed (a quiz.Outcome)
 ANIMATE_QUIZ_SCORE = "animate_quiz_score"  # this session's score (a quiz.Score)
 
+# --- A class (ui/classroom/): widgets prefixed class_; the URL carries class= and seat= ----
+CLASS_TEACHER = "class_teacher"  # {"code", "secret"}: this session teaches a class (never a URL)
+CLASS_SEAT = "class_seat"  # a ui.classroom.model.Seat: this session is a student of a class
+CLASS_SEEN = "class_seen"  # the class version this session last drew
+CLASS_RUN = "class_run"  # the name of the class's run in this student's session
+CLASS_PLACE = "class_place"  # the teacher's place this student last followed (a Place)
+CLASS_AWAY = "class_away"  # the student stepped away: their own step, until "Back to the class"
+CLASS_NOTICE = "class_notice"  # why joining or teaching failed, shown once
+CLASS_START = "class_start"  # the teacher's "Start a class" button (sidebar)
+CLASS_END = "class_end"
+CLASS_TAKE_BACK = "class_take_back"  # the teacher key typed after a restart
+CLASS_TAKE_BACK_GO = "class_take_back_go"
+CLASS_CODE = "class_code"  # the student's "Class code" box (sidebar)
+CLASS_NICKNAME = "class_nickname"
+CLASS_JOIN = "class_join"
+CLASS_LEAVE = "class_leave"
+CLASS_RENAME = "class_rename"  # a joined student's nickname box (the banner's popover)
+CLASS_STEP_AWAY = "class_step_away"
+CLASS_BACK = "class_back"
+CLASS_CARD = "class_card"  # the join code, link and QR (a container)
+CLASS_ASK = "class_ask"  # the teacher opens a question at the step on screen
+CLASS_CHART = "class_chart"  # the teacher shows the distribution before the reveal
+CLASS_REVEAL = "class_reveal"
+CLASS_SCORES = "class_scores"  # the teacher shows the class's scores to everyone
+CLASS_ANSWER = "class_answer"  # a student's pick (an option's index)
+CLASS_SEND = "class_send"  # a student sends the pick
+CLASS_ANSWER_OF = "class_answer_of"  # the question number the pick belongs to
+CLASS_ANSWERED = "class_answered"  # (question number, option) this student sent
+
 # --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
 TOKENS = "tokens"  # prefix of tokens_text and tokens_load
 TOKENS_TEXT = "tokens_text"

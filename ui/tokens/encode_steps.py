@@ -14,6 +14,7 @@ import streamlit as st
 
 from explorer import Tokenizer, render_token
 from explorer.encoding.encode_trace import MAX_TRACE_CHARS, EncodeTrace, trace_chunk, trace_encoding
+from ui.classroom import following, teaching
 from ui.session import links
 from ui.session import state as keys
 from ui.tokens import encode_story as story
@@ -141,6 +142,10 @@ def stage_view(tokenizer: Tokenizer, trace: EncodeTrace, interval: float | None)
         st.rerun()  # the whole page: the fragment's new timer
     controls(last)
     number = int(state.get(keys.TOKENS_ENCODE_STEP, 0))
+    following.stepped("tokens", number)
+    teaching.publish(
+        page="tokens", encode_text=str(state.get(keys.TOKENS_ENCODE_TEXT) or ""), encode_step=number
+    )
     links.update(st.query_params, {"encode_step": str(number) if number else None})
     with st.container(key=keys.TOKENS_ENCODE_STAGE):
         show_step(tokenizer, trace, number)

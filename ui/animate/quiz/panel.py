@@ -16,6 +16,7 @@ from explorer import MergeHistory
 from ui.animate import playback
 from ui.animate.pair_table import tables as pair_tables
 from ui.animate.pair_table.view import NO_CORPUS, current_table, show_table
+from ui.animate.quiz import class_panel
 from ui.animate.quiz import questions as quiz
 from ui.session import state as keys
 from ui.session.runs import Run, origin
@@ -45,7 +46,9 @@ def pair_panel(run: Run, history: MergeHistory, step: int, last: int) -> None:
             help="A quiz: pick the pair you think merges next, then reveal. The pair "
             "table is put away meanwhile, since its counts give the answer.",
         )
-        if _playing_fast(state):
+        if class_panel.question_open():  # its counts would give the class's answer away
+            st.caption("The pair table waits until the class's question is revealed.")
+        elif _playing_fast(state):
             st.caption("The pair table and the quiz wait while playing over 5 steps a second.")
         elif on:
             show_quiz(run, history, step, last)

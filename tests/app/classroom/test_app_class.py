@@ -1,0 +1,221 @@
+"""A class in AppTest: the teacher starts it, students join by link and by code, follow
+the teacher's step (and step away and back), answer a question once, see it revealed;
+nicknames are shown literally; a student cannot drive the class; a restart keeps it."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app_support import open_app, texts_of
+from ui.classroom import session as classroom
+from ui.classroom import snapshot, teaching
+from ui.classroom.model import Place
+from ui.session import run_store
+from ui.session import state as keys
+from ui.session.markdown import markdown_text
+
+
+@pytest.fixture(autouse=True)
+def fresh_store():
+    """Each test has the server's store to itself (and no snapshot of another test's)."""
+    folder = run_store.config_from_env().folder
+    (folder / snapshot.FILE_NAME).unlink(missing_ok=True)
+    classroom.class_store.clear()
+    yield
+    classroom.class_store.clear()
+
+
+def teach() -> tuple[AppTest, str]:
+    teacher = open_app("animate")
+    teacher.button(key=keys.CLASS_START).click().run()
+    assert not teacher.exception, teacher.exception
+    return teacher, teacher.session_state[keys.CLASS_TEACHER]["code"]
+
+
+def join_by_code(code: str, nickname: str = "") -> AppTest:
+    student = open_app("animate")
+    student.text_input(key=keys.CLASS_CODE).input(code.lower()).run()
+    student.text_input(key=keys.CLASS_NICKNAME).input(nickname).run()
+    student.button(key=keys.CLASS_JOIN).click().run()
+    assert not student.exception, student.exception
+    return student
+
+
+def page_html(app: AppTest) -> str:
+    return "".join(str(element.proto.body) for element in app.get("html"))
+
+
+def class_step(code: str) -> int:
+    return classroom.class_store().view(code).place.step
+
+
+def test_start_and_join_by_link_and_by_code() -> None:
+    teacher, code = teach()
+    card = page_html(teacher)
+    assert f"?class={code}" in card and 'alt="QR code of the join link"' in card
+    assert "data:image/png;base64," in card and code in card
+    assert any(f"**Teaching class {code}**" in text for text in texts_of(teacher.markdown))
+    assert "secret" not in str(dict(teacher.query_params))  # the secret is in no URL
+    by_link = open_app("animate", {"class": code})
+    seat = by_link.session_state[keys.CLASS_SEAT]
+    assert (seat.code, seat.name) == (code, "anonymous 1")
+    assert by_link.query_params["seat"] == seat.seat  # a reload keeps the seat
+    by_code = join_by_code(code, "Ada")
+    assert by_code.session_state[keys.CLASS_SEAT].name == "Ada"
+    assert any("Following the teacher" in text for text in texts_of(by_code.markdown))
+    run_of = {app.session_state[keys.SIDEBAR_RUN] for app in (by_link, by_code)}
+    assert len(run_of) == 1  # the teacher's run, from the run store
+    teacher.run()
+    assert any("Teaching class" in t and "2 joined" in t for t in texts_of(teacher.markdown))
+    assert "**2 students joined**" in texts_of(teacher.markdown)
+
+
+def test_a_wrong_code_says_so() -> None:
+    student = open_app(None, {"class": "ZZZZZ"})  # the notice shows once, on this run
+    assert any("no class on this server" in text for text in texts_of(student.warning))
+    assert "class" not in student.query_params
+    student = open_app(None, {"class": "<script>"})
+    assert any("not a class code" in text for text in texts_of(student.warning))
+
+
+def test_students_follow_step_away_and_come_back() -> None:
+    teacher, code = teach()
+    student = open_app("animate", {"class": code})
+    for _ in range(3):
+        teacher.button(key=keys.ANIMATE_NEXT).click().run()
+    assert class_step(code) == 3
+    student.run()  # what the follow fragment's rerun does
+    assert student.session_state[keys.ANIMATE_STEP] == 3
+    passage = teacher.session_state[keys.ANIMATE_PASSAGE]
+    assert student.session_state[keys.ANIMATE_PASSAGE] == passage
+    student.button(key=keys.CLASS_STEP_AWAY).click().run()
+    teacher.button(key=keys.ANIMATE_NEXT).click().run()
+    student.run()
+    assert student.session_state[keys.ANIMATE_STEP] == 3  # their own step
+    student.button(key=keys.CLASS_BACK).click().run()
+    assert student.session_state[keys.ANIMATE_STEP] == 4
+    student.button(key=keys.ANIMATE_BACK).click().run()  # a step of their own: away
+    assert student.session_state[keys.CLASS_AWAY] and class_step(code) == 4
+    assert any("stepped away" in text for text in texts_of(student.markdown))
+
+
+def test_encode_step_by_step_follows_on_tokens() -> None:
+    teacher, code = teach()
+    teacher.switch_page("pages/tokens.py")
+    teacher.session_state[keys.TOKENS_ENCODE_OPEN] = True
+    teacher.run()
+    teacher.button(key=keys.TOKENS_ENCODE_NEXT).click().run()
+    teacher.button(key=keys.TOKENS_ENCODE_NEXT).click().run()
+    place = classroom.class_store().view(code).place
+    assert (place.page, place.encode_step) == ("tokens", 2) and place.encode_text
+    student = open_app("tokens", {"class": code})
+    student.run()
+    assert student.session_state[keys.TOKENS_ENCODE_STEP] == 2
+    assert student.session_state[keys.TOKENS_ENCODE_TEXT] == place.encode_text
+
+
+def test_a_question_answered_once_counted_and_revealed() -> None:
+    teacher, code = teach()
+    ada, bo = (join_by_code(code, name) for name in ("Ada", "Bo"))
+    teacher.button(key=keys.CLASS_ASK).click().run()
+    assert any("Answered: 0 of 2 students" in text for text in texts_of(teacher.markdown))
+    ada.run()
+    bo.run()
+    shown = " ".join(texts_of(ada.markdown) + texts_of(ada.caption))
+    assert "Answered:" not in shown and "picked the merge" not in shown  # no counts yet
+    assert "Pair counts" not in shown
+    winner = classroom.class_store()._classes[code].question.winner  # the test's own look
+    ada.radio(key=keys.CLASS_ANSWER).set_value(winner).run()
+    ada.button(key=keys.CLASS_SEND).click().run()
+    assert any("Your answer is in" in text for text in texts_of(ada.info))
+    assert keys.CLASS_ANSWER not in [r.key for r in ada.radio]  # no second pick offered
+    wrong = (winner + 1) % len(bo.radio(key=keys.CLASS_ANSWER).options)
+    bo.radio(key=keys.CLASS_ANSWER).set_value(wrong).run()
+    bo.button(key=keys.CLASS_SEND).click().run()
+    teacher.run()
+    assert any("Answered: 2 of 2 students" in text for text in texts_of(teacher.markdown))
+    assert not ada.success and not ada.warning  # nothing revealed yet
+    teacher.button(key=keys.CLASS_REVEAL).click().run()
+    assert teacher.session_state[keys.ANIMATE_STEP] == 1  # on to the merge
+    ada.run()
+    bo.run()
+    assert any(text.startswith("Right!") for text in texts_of(ada.success))
+    assert any(text.startswith("Not") for text in texts_of(bo.warning))
+    assert any("1 of 2 answers" in text for text in texts_of(bo.markdown))
+    teacher.toggle(key=keys.CLASS_SCORES).set_value(True).run()
+    bo.run()
+    scores = bo.dataframe[0].value
+    assert list(scores["Student"]) == ["Ada", "Bo"] and list(scores["Right"]) == [1, 0]
+
+
+def test_a_student_cannot_drive_the_class() -> None:
+    _teacher, code = teach()
+    student = open_app("animate", {"class": code, "animate_step": "5"})
+    assert class_step(code) == 0
+    student.session_state[keys.CLASS_TEACHER] = {"code": code, "secret": "guess", "run_key": ""}
+    student.button(key=keys.ANIMATE_NEXT).click().run()
+    assert class_step(code) == 0 and keys.CLASS_TEACHER not in student.session_state
+    student.query_params["class"] = code
+    student.query_params["secret"] = "guess"
+    student.run()
+    assert keys.CLASS_ASK not in [b.key for b in student.button]
+    assert keys.CLASS_REVEAL not in [b.key for b in student.button]
+    student.button(key=keys.CLASS_LEAVE).click().run()
+    student.text_input(key=keys.CLASS_TAKE_BACK).input(f"{code}-guess").run()
+    student.button(key=keys.CLASS_TAKE_BACK_GO).click().run()
+    assert any("does not open a class" in text for text in texts_of(student.warning))
+    assert class_step(code) == 0
+
+
+@pytest.mark.parametrize("nickname", ["<b>x</b>", "[a](http://e)", ":red[x]"])
+def test_a_nickname_is_shown_literally(nickname: str) -> None:
+    teacher, code = teach()
+    student = join_by_code(code, nickname)
+    shown = [str(element.value) for element in student.markdown]
+    assert any(markdown_text(nickname) in text for text in shown)
+    assert not any(nickname in text for text in shown)  # never the raw Markdown
+    assert nickname not in page_html(student)
+    classroom.class_store().show_scores(
+        code, teacher.session_state[keys.CLASS_TEACHER]["secret"], True
+    )
+    teacher.run()
+    assert list(teacher.dataframe[0].value["Student"]) == [nickname]  # a cell: literal
+    assert html.escape(nickname) not in "".join(str(e.value) for e in teacher.markdown)
+
+
+def test_a_restart_keeps_the_class_and_the_seats() -> None:
+    teacher, code = teach()
+    secret = teacher.session_state[keys.CLASS_TEACHER]["secret"]
+    student = join_by_code(code, "Ada")
+    token = student.session_state[keys.CLASS_SEAT].seat
+    classroom.class_store().move(code, secret, Place(step=2))
+    run_key = classroom.class_store().view(code).run_key
+    assert run_store.has(run_store.config_from_env(), run_key)  # a sample's run, kept for it
+    classroom.class_store.clear()  # a new process: the store is read back from the snapshot
+    classroom.class_runs.clear()  # and the run from the run store
+    again = open_app("animate", {"class": code, "seat": token})
+    assert again.session_state[keys.CLASS_SEAT].name == "Ada"
+    assert again.session_state[keys.ANIMATE_STEP] == 2
+    back = open_app("animate")
+    back.text_input(key=keys.CLASS_TAKE_BACK).input(teaching.teacher_key(code, secret)).run()
+    back.button(key=keys.CLASS_TAKE_BACK_GO).click().run()
+    assert back.session_state[keys.CLASS_TEACHER]["code"] == code
+    back.button(key=keys.ANIMATE_NEXT).click().run()
+    assert class_step(code) == 3
+
+
+def test_a_student_names_themselves_and_sees_where_the_teacher_is() -> None:
+    teacher, code = teach()
+    student = open_app("animate", {"class": code})
+    student.text_input(key=keys.CLASS_RENAME).input("Grace").run()
+    assert student.session_state[keys.CLASS_SEAT].name == "Grace"
+    assert any("as Grace" in text for text in texts_of(student.markdown))
+    teacher.switch_page("pages/tokens.py")
+    teacher.session_state[keys.TOKENS_ENCODE_OPEN] = True
+    teacher.run()
+    student.run()
+    links = [str(link.proto.label) for link in student.get("page_link")]
+    assert "The teacher is on Tokens" in links

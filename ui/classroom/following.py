@@ -1,0 +1,146 @@
+"""A student's part in a class: join (by link or code), follow the teacher's place, step
+away and back, rename, leave, and the poll that notices the class moved. See
+ui/classroom/session.py for the whole picture."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from ui.classroom import codes
+from ui.classroom.model import ClassView, Place
+from ui.classroom.session import (
+    CLASS_PARAM,
+    SEAT_PARAM,
+    class_store,
+    drop_class_params,
+    follow_place,
+    leave_seat,
+    notice,
+    open_class_run,
+    seat,
+    teacher,
+)
+from ui.classroom.store import ClassError
+from ui.session import state as keys
+
+
+def arrive() -> None:
+    """At the top of every run: join the class the URL names (`?class=CODE`), or the one
+    typed in the sidebar, unless this session is in it already."""
+    state = st.session_state
+    wanted = codes.normalize_code(str(st.query_params.get(CLASS_PARAM, "")))
+    held = teacher()
+    if not wanted or (held is not None and held[0] == wanted):
+        return
+    current = seat()
+    if current is not None and current.code == wanted:
+        return
+    if not codes.is_code(wanted):
+        notice(f"{wanted[:12]!r} is not a class code: codes are {codes.CODE_LENGTH} letters.")
+        drop_class_params()
+        return
+    token = str(st.query_params.get(SEAT_PARAM, ""))
+    join(wanted, str(state.get(keys.CLASS_NICKNAME) or ""), token if codes.is_seat(token) else None)
+
+
+def join_typed() -> None:
+    """The sidebar's Join button: the code and nickname typed."""
+    code = codes.normalize_code(str(st.session_state.get(keys.CLASS_CODE) or ""))
+    if not codes.is_code(code):
+        notice(f"Type the {codes.CODE_LENGTH}-letter code the teacher shows.")
+        return
+    st.session_state[keys.CLASS_TEACHER] = None
+    join(code, str(st.session_state.get(keys.CLASS_NICKNAME) or ""), None)
+
+
+def join(code: str, nickname: str, token: str | None) -> None:
+    """Take a seat in the class and open its run (from the run store, never trained)."""
+    store = class_store()
+    try:
+        taken = store.join(code, nickname, token)
+    except ClassError as exc:
+        notice(f"Could not join the class: {exc}.")
+        drop_class_params()
+        return
+    view = store.view(code)
+    if view is None or not open_class_run(view):
+        return
+    state = st.session_state
+    state[keys.CLASS_SEAT] = taken
+    state[keys.CLASS_AWAY] = False
+    state.pop(keys.CLASS_SEEN, None)
+    st.query_params[CLASS_PARAM] = code
+    st.query_params[SEAT_PARAM] = taken.seat
+
+
+def leave() -> None:
+    leave_seat()
+    drop_class_params()
+
+
+def rename() -> None:
+    """The banner's nickname box: the student's name in the class (and their seat's)."""
+    held = seat()
+    typed = str(st.session_state.get(keys.CLASS_RENAME) or "")
+    name = class_store().rename(held.code, held.seat, typed) if held else None
+    if held is not None and name is not None:
+        st.session_state[keys.CLASS_SEAT] = replace(held, name=name)
+
+
+def step_away() -> None:
+    st.session_state[keys.CLASS_AWAY] = True
+
+
+def back_to_class() -> None:
+    st.session_state[keys.CLASS_AWAY] = False
+    st.session_state.pop(keys.CLASS_SEEN, None)
+
+
+def follow_class() -> ClassView | None:
+    """At the top of every run, for a student: the class as it is now, with their step,
+    passage and encode trace set to the teacher's (unless they stepped away)."""
+    held = seat()
+    if held is None:
+        return None
+    view = class_store().view(held.code)
+    if view is None:
+        leave()
+        notice("The class has ended: you are on your own now, with its tokenizer.")
+        return None
+    state = st.session_state
+    # subtle: only a new version moves the student, so a step of their own (a full rerun
+    # that is not the class's) stays on screen and makes them step away (`stepped`)
+    changed = state.get(keys.CLASS_SEEN) != view.version
+    state[keys.CLASS_SEEN] = view.version
+    if state.get(keys.CLASS_AWAY):
+        state[keys.CLASS_PLACE] = view.place  # where the teacher is, for the banner
+    run_name = state.get(keys.CLASS_RUN)
+    if not changed or state.get(keys.CLASS_AWAY) or run_name not in state[keys.RUNS]:
+        return view
+    state[keys.SIDEBAR_RUN] = run_name
+    follow_place(state, view.place, run_name)
+    return view
+
+
+def stepped(page: str, step: int) -> None:
+    """A following student moved their own step (a step button, a key): they stepped away."""
+    state = st.session_state
+    place = state.get(keys.CLASS_PLACE)
+    if seat() is None or state.get(keys.CLASS_AWAY) or not isinstance(place, Place):
+        return
+    at = place.step if page == "animate" else place.encode_step
+    if step != at:
+        state[keys.CLASS_AWAY] = True
+        st.rerun()  # the whole page: its banner offers "Back to the class" now
+
+
+def follow_poll() -> None:
+    """The student's check (a fragment with run_every=FOLLOW_SECONDS, drawing nothing):
+    the whole app reruns only when the class's version moved."""
+    held = seat()
+    if held is None:
+        return
+    if class_store().version(held.code) != st.session_state.get(keys.CLASS_SEEN):
+        st.rerun()

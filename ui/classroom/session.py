@@ -1,0 +1,148 @@
+"""A session's part in a class: the process's one store, teaching, joining, following.
+
+How a student joins: the teacher's join link, `/<page>?class=CODE` (any page), or the
+code typed in the sidebar's expander "Class: join with a code, or teach" (text input
+`class_code`, optional `class_nickname`, button `class_join`). Their session gets the
+teacher's run from the run store (never retrained), and their URL gets `seat=TOKEN`
+beside `class=CODE`: a reload or a restarted server gives them the same seat, answer
+and score back. The page then says "Following the teacher · class CODE as NAME".
+
+What a student's page polls: `following.follow_poll`, a fragment without elements
+(run_every = FOLLOW_SECONDS = 0.5 s; the server's `auto_rerun` message names it) that
+reads the class's `version` (one dict look-up under a lock) and returns at once when it
+is the one last drawn; when it moved, it reruns the app, and `following.follow_class`
+(top of every run, before the page) sets the student's Animate step, passage and Tokens
+encode trace to the teacher's, unless they stepped away. Buttons: `class_step_away`,
+`class_back` ("Back to the class"), `class_leave`, the Nickname popover's `class_rename`;
+a question: radio `class_answer` (an option's index), button `class_send`.
+bench/class_poll.py measures what the polling costs.
+
+The teacher (widget keys, ui/session/state.py): `class_start` ("Start a class on this
+tokenizer", in the same expander) starts a class on the current run at Animate's step;
+the card above the page (container `class_card`: `.class-code`, `img.class-qr`, the
+link) and the sidebar's "Teaching class CODE · N joined". The step moves with Animate's
+own controls (`animate_next`, `animate_back`, `animate_play`, slider `animate_step`) and
+Tokens' encode controls (`tokens_encode_next`, ...). A question: `class_ask`, the live
+count "Answered: k of n students", toggle `class_chart` (the distribution), button
+`class_reveal`; toggle `class_scores` (everyone sees the scores); `class_end`; after a
+restart, `class_take_back` (the teacher key `CODE-secret`) and `class_take_back_go`.
+The secret lives in this session's state (keys.CLASS_TEACHER), never in a URL; every
+change of the class goes through the store with it (ui/classroom/teaching.py).
+Widgets: ui/classroom/panel.py and ui/animate/quiz/class_panel.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import streamlit as st
+
+from ui.classroom import snapshot
+from ui.classroom.model import ClassView, Place, Seat
+from ui.classroom.store import ClassStore
+from ui.session import run_store
+from ui.session import state as keys
+from ui.session.lru import SharedLru
+from ui.session.opening import stored_run
+from ui.session.run_spec import RunSpec
+from ui.session.runs import add_run
+
+# a student's page checks the class this often: 0.5 s keeps a step's lag near 1 s at most
+# (the check, then the page's rerun); bench/class_poll.py measures what the checks cost
+FOLLOW_SECONDS = 0.5
+TEACHER_POLL_SECONDS = 1.0  # the teacher's live count of answers
+CLASS_PARAM, SEAT_PARAM = "class", "seat"
+
+log = logging.getLogger(__name__)
+
+
+@st.cache_resource(show_spinner=False)
+def class_store() -> ClassStore:
+    """The one store of this server process, its snapshot beside the runs (when kept)."""
+    config = run_store.config_from_env()
+    path = config.folder / snapshot.FILE_NAME if config.enabled and config.folder else None
+    return ClassStore(snapshot_path=path)
+
+
+@st.cache_resource(show_spinner=False)
+def class_runs() -> SharedLru:
+    """Each live class's run spec and texts by its key, for a store that keeps nothing on
+    disk (BPE_EXPLORER_RUNS_DIR=off): students of this process open it from here."""
+    return SharedLru(64)
+
+
+def teacher() -> tuple[str, str] | None:
+    """(code, secret) when this session teaches a live class."""
+    held = st.session_state.get(keys.CLASS_TEACHER)
+    if not isinstance(held, dict):
+        return None
+    if not class_store().is_teacher(held["code"], held["secret"]):
+        st.session_state.pop(keys.CLASS_TEACHER, None)  # ended, or expired
+        return None
+    return held["code"], held["secret"]
+
+
+def seat() -> Seat | None:
+    held = st.session_state.get(keys.CLASS_SEAT)
+    return held if isinstance(held, Seat) else None
+
+
+def notice(text: str) -> None:
+    st.session_state[keys.CLASS_NOTICE] = text
+
+
+def open_class_run(view: ClassView) -> bool:
+    """Make the class's run this session's current one; False (and a notice) if gone."""
+    found = class_runs().get(view.run_key)
+    if found is None:
+        found, problem = stored_run(view.run_key)
+        if found is None:
+            notice(
+                "The class's tokenizer is no longer on this server"
+                + (f" ({problem})" if problem else "")
+                + ": ask the teacher to start the class again."
+            )
+            drop_class_params()
+            return False
+    spec: RunSpec = add_run(*found, keep_on_disk=False)  # kept already: not written again
+    st.session_state.pop(keys.PENDING_RUN, None)
+    st.session_state[keys.SIDEBAR_RUN] = spec.name  # the sidebar is not drawn yet
+    st.session_state[keys.CLASS_RUN] = spec.name
+    return True
+
+
+def leave_seat() -> None:
+    for key in (keys.CLASS_SEAT, keys.CLASS_AWAY, keys.CLASS_SEEN, keys.CLASS_RUN):
+        st.session_state.pop(key, None)
+
+
+def drop_class_params() -> None:
+    for name in (CLASS_PARAM, SEAT_PARAM):
+        if name in st.query_params:
+            del st.query_params[name]
+
+
+def follow_place(state: Any, place: Place, run_name: str) -> None:
+    """Set a session's Animate and Tokens state to the teacher's place.
+
+    >>> state = {}
+    >>> follow_place(state, Place("tokens", 4, "hi", "lower", 2), "run")
+    >>> state["animate_step"], state["animate_passage"], state["tokens_encode_step"]
+    (4, 'hi', 2)
+    """
+    state[keys.ANIMATE_STEP] = state[keys.ANIMATE_POSITION] = place.step
+    state[keys.ANIMATE_PLAYING] = False
+    state[keys.ANIMATE_STEP_RUN] = run_name
+    state[keys.CLASS_PLACE] = place
+    if place.passage:
+        state[keys.ANIMATE_PASSAGE] = place.passage
+        state[keys.edited_key(keys.ANIMATE_PASSAGE)] = True
+        state[keys.owner_key(keys.ANIMATE_PASSAGE)] = run_name
+    if place.page == "tokens" and place.encode_text:
+        state[keys.TOKENS_ENCODE_TEXT] = place.encode_text
+        state[keys.TOKENS_ENCODE_EDITED] = True
+        state[keys.TOKENS_ENCODE_OPEN] = True
+        state[keys.TOKENS_ENCODE_STEP] = place.encode_step
+        state[keys.TOKENS_ENCODE_PLAYING] = False
+        state.pop(keys.TOKENS_ENCODE_OF, None)  # keep the step: not a new trace of the user's
