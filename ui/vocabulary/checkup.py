@@ -116,9 +116,9 @@ def _show_kind(tokenizer: Tokenizer, report: CheckUp, kind: str) -> None:
     if kind in LENGTH_UNITS:
         lengths = ", ".join(f"{n:,}: {c:,}" for n, c in report.by_length(kind).items())
         st.caption(f"Tokens by length in {LENGTH_UNITS[kind]} (length: tokens): {lengths}")
-    shown = cells.cut_columns(frame.head(MAX_TABLE_ROWS), ["Token", "Why"])
+    shown = cells.cut_columns(frame.head(MAX_TABLE_ROWS), ["Token", "Hex", "Why"])
     st.dataframe(shown, hide_index=True, width="stretch", height=320, column_config=COLUMNS)
-    if len(frame) > MAX_TABLE_ROWS or cells.any_cut(frame, ["Token", "Why"]):
+    if len(frame) > MAX_TABLE_ROWS or cells.any_cut(frame, ["Token", "Hex", "Why"]):
         st.caption(f"{cells.CUT_NOTE}; the first {MAX_TABLE_ROWS:,} rows at most: the CSV has all.")
     st.download_button(
         f"Download the {len(frame):,} tokens (CSV)",
