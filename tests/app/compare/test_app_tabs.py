@@ -15,21 +15,25 @@ from ui.session import state as keys
 SECTIONS = {
     "curve": "ui.compare.curve.curve_section",
     "heldout": "ui.compare.heldout.heldout_section",
+    "overlay": "ui.compare.overlay.section.overlay_section",
     "passage": "ui.compare.passage.passage_section",
     "pair": "ui.compare.pair.section.pair_section",
     "languages": "ui.compare.languages.languages_section",
     "growth": "ui.compare.languages.language_growth_section",
+    "fairness": "ui.compare.fairness.fairness_section",
     "overlap": "ui.compare.overlap.overlap_section",
 }
 IN_TAB = {
     "Compression": {"curve", "heldout"},
+    "Every run": {"overlay"},
     "One passage": {"passage"},
     "Two tokenizers": {"pair"},
-    "Languages": {"languages", "growth"},
+    "Languages": {"languages", "growth", "fairness"},
     "GPT overlap": {"overlap"},
 }
 HEADERS = {  # the first header each tab draws
     "Compression": "Compression as the vocabulary grows",
+    "Every run": "Every run on one text",
     "One passage": "One passage, side by side",
     "Two tokenizers": "Two tokenizers, merge by merge",
     "Languages": "Across 26 languages",
@@ -58,7 +62,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_only_the_open_tab_runs(calls: list[str]) -> None:
     app = open_app("compare", {"sample": "aaabdaaabac"})
-    assert [tab.label for tab in app.tabs][:5] == list(IN_TAB)
+    assert [tab.label for tab in app.tabs][: len(IN_TAB)] == list(IN_TAB)
     assert set(calls) == IN_TAB["Compression"]  # no other section computed anything
     assert HEADERS["Compression"] in texts_of(app.header)
     for tab, sections in IN_TAB.items():
