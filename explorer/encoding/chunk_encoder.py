@@ -5,7 +5,8 @@ equals); `ChunkEncoder` gets there sooner:
 
 - a chunk whose bytes are a token that encodes to itself is that token (one lookup, as
   tiktoken does); for tokenizers trained by BPE every token does, for others it is
-  checked once per token before it is used;
+  checked once per token before it is used; `whole_only` tokens (no merge makes them)
+  are taken for a whole chunk only, never for a part of one;
 - a chunk is cut where two bytes meet that no token contains side by side: no merge can
   cross there, so the parts are merged (and cached) on their own;
 - a long part is merged in windows (explorer.encoding.long_chunks), so a run such as a
@@ -46,8 +47,10 @@ class ChunkEncoder:
         byte_table: bytes | None = None,
         *,
         trained: bool = False,
+        whole_only: Mapping[bytes, int] | None = None,
     ) -> None:
         self.vocab = vocab
+        self.whole_only = whole_only or {}
         self.ranks = ranks
         self.byte_table = byte_table  # bytes -> ids 0-255, when they are not in order
         self.trained = trained
@@ -74,6 +77,8 @@ class ChunkEncoder:
         whole = self._whole if self._whole is not None else self._build_tables()
         data = chunk.encode("utf-8", "surrogatepass")
         token = whole.get(data)
+        if token is None and self.whole_only:
+            token = self.whole_only.get(data)
         if token is not None:
             return [token]
         n = len(data)

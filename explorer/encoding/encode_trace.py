@@ -79,7 +79,8 @@ class EncodeStep:
 class ChunkTrace:
     """One pre-token chunk: its text, its starting ids (bytes), and each merge on it.
 
-    A special token is a chunk of one id and no steps: it is never merged.
+    A special token is a chunk of one id and no steps: it is never merged; so is a
+    chunk that is exactly a token outside the merges (Tokenizer.outside_merges).
     """
 
     text: str
@@ -178,6 +179,9 @@ def trace_chunk(tokenizer: Tokenizer, chunk: str, special: bool = False) -> Chun
     """
     if special:
         return ChunkTrace(chunk, True, (tokenizer.special_tokens[chunk],), ())
+    outside = tokenizer.outside_id(chunk)
+    if outside is not None:  # subtle: encode takes it whole, before any merge (no merge makes it)
+        return ChunkTrace(chunk, False, (outside,), ())
     start = tuple(tokenizer.initial_ids(chunk))
     ids, steps = start, []
     while candidates := mergeable_pairs(ids, tokenizer.ranks):

@@ -3,6 +3,11 @@
 Encoding applies the lowest-rank merge first inside each pre-token chunk. The
 vocabulary is always rebuilt from the merges, never stored twice.
 
+A tokenizer read from a file may also hold tokens outside the merge path: vocabulary
+entries no merge makes (Hugging Face's `ignore_merges`, a rank file's tail that BPE
+cannot rebuild). They have ids past the merges; encoding gives one only for a pre-token
+that is exactly its bytes (as tiktoken and `ignore_merges` do), and decoding knows them.
+
 Trained tokenizers give byte b the id b. Imported ones (GPT-2, cl100k, o200k) number
 the 256 single bytes in another order; `byte_ids[b]` is then byte b's id, and
 encoding maps bytes through it before merging.
@@ -89,6 +94,14 @@ class Tokenizer:
     >>> tok = Tokenizer([(98, 98)], byte_ids=swapped)
     >>> tok.encode("aab"), tok.vocab[256], tok.decode([98, 97])
     ([256, 97], b'aa', 'ab')
+
+    `outside_merges` (id -> bytes) holds entries no merge makes; with `encode_outside`
+    (the default) a pre-token that is exactly one of them encodes to it, else only
+    decoding gives them (Hugging Face without `ignore_merges`).
+
+    >>> tok = Tokenizer([(97, 98)], pattern=r"\\w+|\\W", outside_merges={257: b"xyz"})
+    >>> tok.encode("xyz ab xyzab"), tok.decode([257]), tok.outside_merges
+    ([257, 32, 256, 32, 120, 121, 122, 256], 'xyz', {257: b'xyz'})
     """
 
     def __init__(
@@ -99,6 +112,8 @@ class Tokenizer:
         special_tokens: Mapping[str, int] | Iterable[str] = (),
         byte_ids: Sequence[int] | None = None,
         trained: bool = False,
+        outside_merges: Mapping[int, bytes] | None = None,
+        encode_outside: bool = True,
     ) -> None:
         self.merges: list[tuple[int, int]] = merge_pairs(merges)
         pattern = pattern_argument(pattern)
@@ -117,23 +132,49 @@ class Tokenizer:
         # space or something else, each with an alternative), so they need no check;
         # a custom pattern's gaps become pieces of their own.
         self._pieces = split_chunks if preset_name(pattern) is not None else covering_pieces
-        self.special_tokens = _special_ids(special_tokens, 256 + len(self.merges))
+        self.outside_merges: dict[int, bytes] = _outside_tokens(outside_merges or {}, self.vocab)
+        self.encode_outside = bool(encode_outside)
+        first_special = max(self.outside_merges, default=self.vocab_size - 1) + 1
+        self.special_tokens = _special_ids(special_tokens, first_special)
         self.special_by_id = {i: s for s, i in self.special_tokens.items()}
+        shared = sorted(set(self.special_by_id) & set(self.outside_merges))
+        if shared:
+            raise TokenizerError(f"special tokens and tokens outside the merges share ids {shared}")
         self._splitter = special_splitter(self.special_tokens)
         self.trained = trained
-        self._chunks = ChunkEncoder(self.vocab, self.ranks, self._byte_table, trained=trained)
+        self._outside_by_bytes = {
+            data: i for i, data in self.outside_merges.items() if self.encode_outside
+        }
+        self._chunks = ChunkEncoder(
+            self.vocab,
+            self.ranks,
+            self._byte_table,
+            trained=trained,
+            whole_only=self._outside_by_bytes,
+        )
 
     def __repr__(self) -> str:
         order = "" if self.bytes_in_order else ", byte_ids=<permuted>"
+        outside = f", outside_merges=<{len(self.outside_merges)}>" if self.outside_merges else ""
         return (
             f"Tokenizer(vocab_size={self.vocab_size}, pattern={self.pattern!r}, "
-            f"special_tokens={self.special_tokens!r}{order})"
+            f"special_tokens={self.special_tokens!r}{order}{outside})"
         )
 
     @property
     def bytes_in_order(self) -> bool:
         """True when byte b has id b, as in every tokenizer this explorer trains."""
         return self.byte_ids == _IDENTITY
+
+    def outside_id(self, chunk: str) -> int | None:
+        """The token outside the merges that this pre-token encodes to whole, if any.
+
+        >>> Tokenizer(outside_merges={256: b"xy"}).outside_id("xy")
+        256
+        """
+        if not self._outside_by_bytes:
+            return None
+        return self._outside_by_bytes.get(chunk.encode("utf-8", "surrogatepass"))
 
     def initial_ids(self, chunk: str) -> list[int]:
         """The ids one chunk starts from before any merge: one per UTF-8 byte.
@@ -148,11 +189,14 @@ class Tokenizer:
 
     @property
     def vocab_size(self) -> int:
-        """256 bytes plus one id per merge (special tokens not counted)."""
+        """256 bytes plus one id per merge (special tokens and outside_merges not counted)."""
         return 256 + len(self.merges)
 
     def at_vocab_size(self, vocab_size: int) -> Tokenizer:
         """The tokenizer of the first `vocab_size - 256` merges; special ids follow them.
+
+        subtle: a smaller one has no tokens outside the merges: they belong to the whole
+        file, and their ids are past every merge.
 
         >>> Tokenizer([(97, 97), (256, 97)]).at_vocab_size(257).merges
         [(97, 97)]
@@ -180,11 +224,15 @@ class Tokenizer:
             token_id = whole_number(token_id, "token_id")
         if token_id in self.vocab:
             return self.vocab[token_id]
+        if token_id in self.outside_merges:
+            return self.outside_merges[token_id]
         if token_id in self.special_by_id:
             return self.special_by_id[token_id].encode("utf-8")
+        outside = f", outside the merges {sorted(self.outside_merges)[:8]}"
         raise TokenizerError(
             f"token id {token_id} is not in this tokenizer "
-            f"(ids 0-{self.vocab_size - 1} and special tokens {sorted(self.special_by_id)})"
+            f"(ids 0-{self.vocab_size - 1}{outside if self.outside_merges else ''} "
+            f"and special tokens {sorted(self.special_by_id)})"
         )
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
@@ -376,6 +424,38 @@ def _build_vocab(merges: Sequence[tuple[int, int]], byte_ids: Sequence[int]) -> 
             )
         vocab[new_id] = vocab[left] + vocab[right]
     return vocab
+
+
+def _outside_tokens(tokens: Mapping[int, bytes], vocab: Mapping[int, bytes]) -> dict[int, bytes]:
+    """Check entries outside the merges: ids past the merges, bytes no other token has.
+
+    >>> _outside_tokens({256: b"xy"}, {0: b"a", 256: b"aa"})
+    Traceback (most recent call last):
+    ...
+    explorer.encoding.tokenizer.TokenizerError: token 256 outside the merges: its id must ...
+    """
+    first = max(vocab) + 1
+    owner = {data: token_id for token_id, data in vocab.items()}
+    checked: dict[int, bytes] = {}
+    for token_id, data in sorted(tokens.items()):
+        token_id = whole_number(token_id, "an outside_merges id")
+        if token_id < first:
+            raise TokenizerError(
+                f"token {token_id} outside the merges: its id must be past the merges "
+                f"({first} and up)"
+            )
+        if not isinstance(data, bytes) or not data:
+            raise TokenizerError(
+                f"token {token_id} outside the merges: expected bytes, got {data!r}"
+            )
+        if data in owner:
+            raise TokenizerError(
+                f"token {token_id} outside the merges is {data!r}, as token {owner[data]} is; "
+                "each token's bytes may have one id"
+            )
+        checked[token_id] = data
+        owner[data] = token_id
+    return checked
 
 
 def _special_ids(special_tokens: Mapping[str, int] | Iterable[str], first: int) -> dict[str, int]:
