@@ -3,8 +3,11 @@
 GPT-2's files list the merges. A `.tiktoken` file lists only ranks: token bytes and a
 number. Each token's two parts are
 recovered by running BPE on its bytes with only the ranks below its own (as minbpe's
-`gpt4.py` does), so lineage works for them too. The single bytes keep the ids the file
-gives them (GPT-2's byte order, not 0-255 in order): see `Tokenizer.byte_ids`.
+`gpt4.py` does), so lineage works for them too. Ranks after the last merge that BPE
+cannot build from two lower ones are tokens outside the merge path (tiktoken yields one
+only for a piece that is exactly its bytes): see `Tokenizer.outside_merges`. The single
+bytes keep the ids the file gives them (GPT-2's byte order, not 0-255 in order): see
+`Tokenizer.byte_ids`.
 Hugging Face's tokenizer.json is read in `explorer.files.imports_hf`.
 
     >>> import base64
@@ -12,6 +15,9 @@ Hugging Face's tokenizer.json is read in `explorer.files.imports_hf`.
     >>> tok = parse_tiktoken("\\n".join([*lines, "YWE= 256", "YWFi 257"]), pattern="")
     >>> tok.merges, tok.encode("aab")
     ([(97, 97), (256, 98)], [257])
+    >>> tok = parse_tiktoken("\\n".join([*lines, "YWE= 256", "eHl6 257"]), pattern="")
+    >>> tok.merges, tok.outside_merges, tok.encode("xyz")
+    ([(97, 97)], {257: b'xyz'}, [257])
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from explorer.base.byte_map import bytes_to_unicode
@@ -49,23 +55,57 @@ def recover_merges(tokens: Sequence[bytes], *, where: Where | None = None) -> li
     >>> recover_merges([bytes([b]) for b in range(256)] + [b"aa", b"aab"])
     [(97, 97), (256, 98)]
     """
-    lower = _LowerRanks(tokens)
     merges: list[tuple[int, int]] = []
-    for rank in range(256, len(tokens)):
-        token = tokens[rank]
-        lower.limit = rank
-        parts = merge_ids(lower.byte_ids(token), lower)
+    for rank, parts in _rank_parts(tokens):
         if len(parts) != 2:
             place = where(rank) if where else f"rank {rank}"
             stops = " + ".join(shown(tokens[part]) for part in parts[:8])
             stops += " + …" if len(parts) > 8 else ""
             raise FormatError(
-                f"{place}: the token {shown(token)} cannot be built from two tokens of lower "
-                f"rank (BPE with the lower ranks stops at {stops}), so no "
+                f"{place}: the token {shown(tokens[rank])} cannot be built from two tokens of "
+                f"lower rank (BPE with the lower ranks stops at {stops}), so no "
                 "text encodes to it; every token past the bytes must be a merge"
             )
         merges.append((parts[0], parts[1]))
     return merges
+
+
+def merges_and_outside(
+    tokens: Sequence[bytes], *, where: Where | None = None
+) -> tuple[list[tuple[int, int]], dict[int, bytes]]:
+    """The merges, and the ranks after them that no merge reaches (outside the merge path).
+
+    subtle: such a rank may only follow every merge: merge k makes id 255 + k here, so a
+    merge after it would need a gap; a FormatError names that merge.
+
+    >>> merges_and_outside([bytes([b]) for b in range(256)] + [b"aa", b"xyz"])
+    ([(97, 97)], {257: b'xyz'})
+    """
+    merges: list[tuple[int, int]] = []
+    outside: dict[int, bytes] = {}
+    for rank, parts in _rank_parts(tokens):
+        if len(parts) != 2:
+            outside[rank] = tokens[rank]
+        elif outside:
+            first = min(outside)
+            place = where(rank) if where else f"rank {rank}"
+            raise FormatError(
+                f"{place}: the token {shown(tokens[rank])} is a merge, but rank {first} "
+                f"before it ({shown(tokens[first])}) is not: BPE cannot build it from two "
+                "tokens of lower rank. Tokens no merge reaches can be read only after every "
+                "merge (here merge k makes id 255 + k)"
+            )
+        else:
+            merges.append((parts[0], parts[1]))
+    return merges, outside
+
+
+def _rank_parts(tokens: Sequence[bytes]) -> Iterator[tuple[int, list[int]]]:
+    """Each rank past the bytes, with what BPE on its bytes, with only lower ranks, leaves."""
+    lower = _LowerRanks(tokens)
+    for rank in range(256, len(tokens)):
+        lower.limit = rank
+        yield rank, merge_ids(lower.byte_ids(tokens[rank]), lower)
 
 
 class _LowerRanks:
@@ -105,18 +145,25 @@ def parse_tiktoken(
     special_tokens: Mapping[str, int] | None = None,
     source: str = ".tiktoken",
 ) -> Tokenizer:
-    """Ranks must be 0, 1, 2, ... with no gaps, the 256 single bytes first (in any order)."""
+    """Ranks must be 0, 1, 2, ... with no gaps, the 256 single bytes first (in any order).
+
+    Ranks after the last merge that no merge reaches are kept outside the merges.
+    """
     if isinstance(data, str):
         data = data.encode("utf-8")
     tokens, line_of = _rank_lines(data, source)
     check_vocab_size(len(tokens) + len(special_tokens or {}), source)
     check_ranked_bytes(tokens, source)  # recovering the merges costs time per byte
-    merges = recover_merges(tokens, where=lambda rank: f"{source}, line {line_of[rank]}")
+    merges, outside = merges_and_outside(
+        tokens, where=lambda rank: f"{source}, line {line_of[rank]}"
+    )
     byte_ids = [0] * 256
     for token_id in range(256):
         byte_ids[tokens[token_id][0]] = token_id
     # tiktoken encodes a piece that is a whole token as that token: so do we
-    return make_tokenizer(merges, pattern, special_tokens or {}, byte_ids, source, trained=True)
+    return make_tokenizer(
+        merges, pattern, special_tokens or {}, byte_ids, source, trained=True, outside=outside
+    )
 
 
 def _rank_lines(data: bytes, source: str) -> tuple[list[bytes], dict[int, int]]:
@@ -270,8 +317,14 @@ def make_tokenizer(
     source: str,
     *,
     trained: bool = False,
+    outside: Mapping[int, bytes] | None = None,
+    encode_outside: bool = True,
 ) -> Tokenizer:
-    """A Tokenizer, or a FormatError naming the file when the parts do not make one."""
+    """A Tokenizer, or a FormatError naming the file when the parts do not make one.
+
+    `outside` holds the entries no merge makes (id -> bytes); `encode_outside` says a
+    pre-token that is exactly one encodes to it (see `Tokenizer.outside_merges`).
+    """
     check_special_names(special_tokens, source)
     try:
         return Tokenizer(
@@ -280,6 +333,8 @@ def make_tokenizer(
             special_tokens=special_tokens,
             byte_ids=byte_ids,
             trained=trained,
+            outside_merges=outside,
+            encode_outside=encode_outside,
         )
     except (PatternError, TokenizerError) as exc:
         raise FormatError(f"{source}: {exc}") from None

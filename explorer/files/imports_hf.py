@@ -6,6 +6,11 @@ after one Split regex). A file that changes the text (a normalizer, add_prefix_s
 is another kind of model (WordPiece, Unigram, SentencePiece-style BPE) is refused with
 a FormatError naming the JSON path. The post-processor (a BOS token added in front) is
 not part of encoding here and is ignored.
+
+Vocabulary entries past the merges that are not added tokens are kept as tokens outside
+the merge path: with `ignore_merges` a pre-token that is exactly one encodes to it, as
+Hugging Face looks the whole pre-token up in the vocabulary before merging; without it,
+no text yields them, but decoding knows them.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 import regex
 
+from explorer.base.byte_map import unicode_to_bytes
 from explorer.encoding.pretokenize import GPT2_PATTERN
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.formats import FormatError
@@ -50,16 +56,43 @@ def parse_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Tokeni
         where=lambda k: f"{source}, model.merges[{k}]",
     )
     specials = _added_tokens(root.get("added_tokens") or [], source)
-    for token, number in extra.items():
-        if specials.get(token) != number:
-            raise FormatError(
-                f"{source}, model.vocab[{shown(token)}]: id {number} is past the merges, and only "
-                "added_tokens may be there (no merge makes this token)"
-            )
-    tokenizer = make_tokenizer(merges, pattern, specials, byte_ids, source)
-    if model.get("ignore_merges"):
+    ignore_merges = bool(model.get("ignore_merges"))
+    outside = _outside_entries(extra, specials, source)
+    tokenizer = make_tokenizer(
+        merges, pattern, specials, byte_ids, source, outside=outside, encode_outside=ignore_merges
+    )
+    if ignore_merges:
         _check_merges_are_bpe(tokenizer, source)
     return tokenizer
+
+
+def _outside_entries(
+    extra: dict[str, int], specials: dict[str, int], source: str
+) -> dict[int, bytes]:
+    """The vocabulary entries past the merges that are not added tokens, as id -> bytes.
+
+    >>> _outside_entries({"xyz": 300, "<|end|>": 301}, {"<|end|>": 301}, "t.json")
+    {300: b'xyz'}
+    """
+    to_byte = unicode_to_bytes()
+    outside: dict[int, bytes] = {}
+    for token, number in extra.items():
+        if specials.get(token) == number:
+            continue  # an added token also listed in the vocabulary, as in GPT-2's file
+        if token in specials:
+            raise FormatError(
+                f"{source}, model.vocab[{shown(token)}]: id {number}, but added_tokens gives "
+                f"it id {specials[token]}"
+            )
+        unknown = [char for char in token if char not in to_byte]
+        if unknown or not token:
+            raise FormatError(
+                f"{source}, model.vocab[{shown(token)}]: id {number} is past the merges and not "
+                f"an added token, and {shown(''.join(unknown[:3]))} is not one of GPT-2's byte "
+                "characters, so no byte-level text is this token"
+            )
+        outside[number] = bytes(to_byte[char] for char in token)
+    return outside
 
 
 def _hf_pattern(pre: Any, source: str) -> str:

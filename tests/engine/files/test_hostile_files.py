@@ -277,7 +277,8 @@ def _tiktoken_rows() -> Iterator[tuple[str, str, str]]:
     yield "gap", "\n".join([*lines, "YWJjZA== 400"]), REFUSED
     yield "a ranks-only 100 KB token", "\n".join([*lines, "YQ" * 70_000 + " 300"]), REFUSED
     long_token = base64.b64encode(b"ab" * 50_000).decode()
-    yield "a token of 100 KB", "\n".join([*lines, f"{long_token} {FIRST_FREE}"]), REFUSED
+    # no merge builds it: kept outside the merge path (a piece that is exactly it yields it)
+    yield "a token of 100 KB", "\n".join([*lines, f"{long_token} {FIRST_FREE}"]), LOADS
     yield "superscript rank", "\n".join([*lines, "YWJj ²"]), REFUSED
 
 

@@ -282,9 +282,21 @@ def tiktoken_with(line: int, text: str | None) -> str:
         (tiktoken_with(10, "YWFi 9"), r"line 10: b'aab' has rank 9, but ranks 0-255 must be"),
         (tiktoken_with(98, "YQ== 300"), r"line 98: b'a' has rank 300"),
         (tiktoken_with(257, None), r"no line has rank 256; ranks must be 0, 1, 2, ... with no"),
-        (tiktoken_with(257, "YWJj 256"), r"line 257: the token b'abc' cannot be built from two"),
+        (
+            "\n".join([*tiktoken_lines()[:256], "YWJj 256", "YWI= 257"]),
+            r"line 258: the token b'ab' is a merge, but rank 256 before it \(b'abc'\) is not",
+        ),
     ],
-    ids=["fields", "base64", "token twice", "rank twice", "long low", "byte high", "gap", "orphan"],
+    ids=[
+        "fields",
+        "base64",
+        "token twice",
+        "rank twice",
+        "long low",
+        "byte high",
+        "gap",
+        "merge after outside",
+    ],
 )
 def test_malformed_tiktoken_files_name_the_line(data: str, message: str) -> None:
     with pytest.raises(FormatError, match=message):
@@ -332,7 +344,7 @@ def test_malformed_gpt2_files_name_the_line() -> None:
         ("model.dropout", 0.1, r"model.dropout: 0.1 is not supported"),
         ("added_tokens.0.lstrip", True, r"added_tokens\[0\].lstrip: true is not supported"),
         ("added_tokens.0.id", "x", r"added_tokens\[0\].id: expected an integer, got 'x'"),
-        ("added_tokens", [], r"model.vocab\['<\|e\|>'\]: id 258 is past the merges"),
+        ("model.vocab.中", 300, r"model.vocab\['中'\]: id 300 is past the merges and not an"),
     ],
 )
 def test_unsupported_tokenizer_json_names_the_path(path: str, value: Any, message: str) -> None:
