@@ -8,8 +8,9 @@ of Land and Bartolo, "Fishing for Magikarp", 2024):
   bytes elsewhere. No text ever produces it, so its embedding is never trained.
 - partial_character: bytes that are not valid UTF-8 on their own (a piece of a
   character), counted by how many bytes they carry.
-- outside_merges: entries no merge makes. A tokenizer held here has none: its vocabulary
-  is rebuilt from its merges, and a file with such entries is refused when read.
+- outside_merges: entries no merge makes, read from a file (a tokenizer.json's entries
+  past the merges, with or without `ignore_merges`; a rank file's last ranks that BPE
+  cannot build from two lower ones). They are checked as the other tokens are, too.
 - intermediate_only: merged during training but never used in the final encoding of the
   training corpus (known only with the run's history, at its full size).
 - special, whitespace_only and digits_only (with their lengths in characters).
@@ -22,6 +23,10 @@ of Land and Bartolo, "Fishing for Magikarp", 2024):
     >>> report = check_up(Tokenizer(merges, pattern=resolve_pattern("gpt2")))
     >>> [(u.id, u.reason, u.pieces) for u in report.unreachable_tokens]
     [(257, 'split', ('a', "'")), (258, 'split', (' a', "'"))]
+    >>> hf = Tokenizer(merges, outside_merges={260: b"xyz"}, encode_outside=False)
+    >>> report = check_up(hf)  # no ignore_merges: "xyz" encodes as its bytes
+    >>> report.outside_merges, report.unreachable_tokens[-1]
+    ((260,), Unreachable(id=260, encoded=(120, 121, 122), pieces=('xyz',)))
 """
 
 from __future__ import annotations
@@ -126,12 +131,13 @@ def check_up(
     whitespace: list[int] = []
     digits: list[int] = []
     lengths: dict[int, int] = {}
-    total = tokenizer.vocab_size
+    every_id = [*range(tokenizer.vocab_size), *sorted(tokenizer.outside_merges)]
+    total = len(every_id)
     with regex_budget(CHECK_REGEX_SECONDS, "checking every token"):
-        for token_id in range(total):
-            if progress is not None and token_id % PROGRESS_EVERY == 0:
-                progress("checking", token_id, total)
-            data = tokenizer.vocab[token_id]
+        for done, token_id in enumerate(every_id):
+            if progress is not None and done % PROGRESS_EVERY == 0:
+                progress("checking", done, total)
+            data = tokenizer.token_bytes(token_id)
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -153,7 +159,7 @@ def check_up(
         vocab_size=total,
         unreachable_tokens=tuple(unreachable),
         partial_character=tuple(partial),
-        outside_merges=_outside_merges(tokenizer),
+        outside_merges=tuple(sorted(tokenizer.outside_merges)),
         intermediate_only=_intermediate_only(tokenizer, history),
         special=tuple(sorted(tokenizer.special_by_id)),
         whitespace_only=tuple(whitespace),
@@ -173,23 +179,6 @@ def _unreachable(tokenizer: Tokenizer, token_id: int, text: str) -> Unreachable 
         return None
     pieces = tokenizer.pre_tokens(text, disallowed_special=())
     return Unreachable(token_id, tuple(encoded), tuple(piece for piece, _ in pieces))
-
-
-def _outside_merges(tokenizer: Tokenizer) -> tuple[int, ...]:
-    """Ids past the bytes whose bytes are not their merge's two parts joined.
-
-    The Tokenizer rebuilds its vocabulary from the merges, so this is empty for any it
-    holds; the loaders refuse a file whose vocabulary lists tokens no merge makes.
-
-    >>> _outside_merges(Tokenizer([(97, 97)]))
-    ()
-    """
-    vocab = tokenizer.vocab
-    return tuple(
-        256 + rank
-        for rank, (left, right) in enumerate(tokenizer.merges)
-        if vocab.get(256 + rank) != vocab[left] + vocab[right]
-    )
 
 
 def _intermediate_only(

@@ -32,9 +32,10 @@ KIND_HELP = {
     "partial_character": "Bytes that are not valid UTF-8 on their own: a piece of a "
     "character, shown in hex, counted by how many bytes they carry (the 128 single bytes "
     "0x80-0xFF among them).",
-    "outside_merges": "Vocabulary entries no merge makes. A tokenizer held here has none: "
-    "its vocabulary is rebuilt from its merges, and a file listing such entries "
-    "(ignore_merges, ranks with gaps) is refused when read, naming the first.",
+    "outside_merges": "Vocabulary entries no merge makes, so they have no lineage: only a "
+    "file read here can have them (a tokenizer.json's entries past the merges, as with "
+    "ignore_merges; a .tiktoken file's last ranks that BPE cannot build from two lower "
+    "ones). Text yields one only as a whole pre-token (ignore_merges, tiktoken), else never.",
     "intermediate_only": "Merged during training but never used in the final encoding of the "
     "training corpus. Known only for a run trained here, at its full size.",
     "special": "Special tokens: added whole, never made by merges.",
@@ -69,6 +70,8 @@ def kind_rows(tokenizer: Tokenizer, report: CheckUp, kind: str) -> list[TokenRow
             "history (a .model with its PREFIX.history.json beside it), at its full size"
         )
     notes = {u.id: unreachable_note(tokenizer, u) for u in report.unreachable_tokens}
+    if kind == "outside_merges":
+        notes = {i: outside_note(tokenizer, i, notes.get(i, "")) for i in ids}
     rows = []
     for token_id in ids:
         data = tokenizer.token_bytes(token_id)
@@ -84,6 +87,21 @@ def kind_rows(tokenizer: Tokenizer, report: CheckUp, kind: str) -> list[TokenRow
     return rows
 
 
+def outside_note(tokenizer: Tokenizer, token_id: int, unreachable: str = "") -> str:
+    """Why a token outside the merges appears, or does not, in encoded text.
+
+    >>> print(outside_note(Tokenizer(outside_merges={256: b"xy"}), 256))
+    no merge makes it: a pre-token that is exactly its text encodes to it
+    """
+    if unreachable:
+        return (
+            unreachable
+            if unreachable.startswith("no merge")
+            else f"no merge makes it; {unreachable}"
+        )
+    return "no merge makes it: a pre-token that is exactly its text encodes to it"
+
+
 def unreachable_note(tokenizer: Tokenizer, token: Unreachable) -> str:
     """Why no text yields the token, in words.
 
@@ -97,4 +115,7 @@ def unreachable_note(tokenizer: Tokenizer, token: Unreachable) -> str:
     if token.reason == "split":
         pieces = " + ".join(map(repr, token.pieces[:8])) + (" + …" if len(token.pieces) > 8 else "")
         return f"the pre-tokenizer splits its text: {pieces}"
-    return f"merges of lower rank take it apart: its text encodes as {ids}{more} ({shown}{more})"
+    encodes = f"its text encodes as {ids}{more} ({shown}{more})"
+    if token.id in tokenizer.outside_merges:  # never taken whole: no ignore_merges
+        return f"no merge makes it, and this tokenizer never takes it whole: {encodes}"
+    return f"merges of lower rank take it apart: {encodes}"

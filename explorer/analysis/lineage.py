@@ -43,6 +43,7 @@ class VocabEntry:
     usage (none given, or cut shorter than the run). intermediate_only says a merged
     token was only a stepping stone: it has no use in the final encoding of the
     training corpus; None when usage is unknown. descendants is None when not counted.
+    is_outside marks a token outside the merge path: read from a file, no merge makes it.
     """
 
     id: int
@@ -57,30 +58,37 @@ class VocabEntry:
     intermediate_only: bool | None
     is_special: bool
     merged: int | None = None
+    is_outside: bool = False
 
     @property
     def kind(self) -> str:
-        """ "byte", "merge" or "special"."""
+        """ "byte", "merge", "outside" (no merge makes it) or "special"."""
         if self.is_special:
             return "special"
+        if self.is_outside:
+            return "outside"
         return "byte" if self.step is None else "merge"
 
 
 def parents(tokenizer: Tokenizer, token_id: int) -> tuple[int, int] | None:
-    """The two ids a token was merged from; None for bytes and special tokens."""
+    """The two ids a token was merged from; None for bytes, special tokens and tokens
+    outside the merges (Tokenizer.outside_merges), which no merge makes."""
     step = creation_step(tokenizer, token_id)
     return None if step is None else tokenizer.merges[step]
 
 
 def creation_step(tokenizer: Tokenizer, token_id: int) -> int | None:
-    """The merge step (rank) that created a token; None for bytes and special tokens."""
+    """The merge step (rank) that created a token; None for bytes, specials and outside ones."""
     _check_id(tokenizer, token_id)
     return token_id - 256 if 256 <= token_id < tokenizer.vocab_size else None
 
 
 def all_ids(tokenizer: Tokenizer) -> list[int]:
-    """Every id: bytes, merges, then special tokens, ascending."""
-    return [*range(tokenizer.vocab_size), *sorted(tokenizer.special_by_id)]
+    """Every id: bytes, merges, then tokens outside the merges and special tokens, ascending."""
+    return [
+        *range(tokenizer.vocab_size),
+        *sorted({*tokenizer.special_by_id, *tokenizer.outside_merges}),
+    ]
 
 
 def children_index(tokenizer: Tokenizer) -> dict[int, list[int]]:
@@ -258,7 +266,7 @@ def vocab_entries(
         merge = steps[token_id - 256] if steps and 256 <= token_id < size else None
         step = token_id - 256 if 256 <= token_id < size else None
         left, right = (None, None) if step is None else merges[step]
-        token = tokenizer.vocab[token_id] if token_id < size else specials[token_id].encode()
+        token = tokenizer.vocab[token_id] if token_id < size else tokenizer.token_bytes(token_id)
         uses = usage.get(token_id, 0)
         entries.append(
             VocabEntry(
@@ -274,18 +282,25 @@ def vocab_entries(
                 intermediate_only=(step is not None and uses == 0) if usage else None,
                 is_special=token_id in specials,
                 merged=None if merge is None else merge.merged,
+                is_outside=token_id in tokenizer.outside_merges,
             )
         )
     return entries
 
 
 def _check_id(tokenizer: Tokenizer, token_id: int) -> None:
-    if not (0 <= token_id < tokenizer.vocab_size or token_id in tokenizer.special_by_id):
+    if not (
+        0 <= token_id < tokenizer.vocab_size
+        or token_id in tokenizer.special_by_id
+        or token_id in tokenizer.outside_merges
+    ):
         specials = sorted(tokenizer.special_by_id)
+        outside = sorted(tokenizer.outside_merges)[:8]
         raise LineageError(
             f"token id {token_id} is not in this tokenizer: use an id from 0 to "
             f"{tokenizer.vocab_size - 1}"
             + (f" or a special token id {specials}" if specials else "")
+            + (f" or an id outside the merges {outside}" if outside else "")
         )
 
 

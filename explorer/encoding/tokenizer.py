@@ -134,8 +134,11 @@ class Tokenizer:
         self._pieces = split_chunks if preset_name(pattern) is not None else covering_pieces
         self.outside_merges: dict[int, bytes] = _outside_tokens(outside_merges or {}, self.vocab)
         self.encode_outside = bool(encode_outside)
-        first_special = max(self.outside_merges, default=self.vocab_size - 1) + 1
-        self.special_tokens = _special_ids(special_tokens, first_special)
+        self.special_tokens = _special_ids(
+            special_tokens,
+            self.vocab_size,
+            after=max(self.outside_merges, default=self.vocab_size - 1) + 1,
+        )
         self.special_by_id = {i: s for s, i in self.special_tokens.items()}
         shared = sorted(set(self.special_by_id) & set(self.outside_merges))
         if shared:
@@ -458,7 +461,10 @@ def _outside_tokens(tokens: Mapping[int, bytes], vocab: Mapping[int, bytes]) -> 
     return checked
 
 
-def _special_ids(special_tokens: Mapping[str, int] | Iterable[str], first: int) -> dict[str, int]:
+def _special_ids(
+    special_tokens: Mapping[str, int] | Iterable[str], first: int, *, after: int
+) -> dict[str, int]:
+    """Special ids as given (from `first` on), or numbered from `after` (past outside ones)."""
     if isinstance(special_tokens, Mapping):
         specials = {str(s): int(i) for s, i in special_tokens.items()}
         clash = [s for s, i in specials.items() if i < first]
@@ -469,7 +475,7 @@ def _special_ids(special_tokens: Mapping[str, int] | Iterable[str], first: int) 
     else:
         specials = {}
         for token in special_tokens:
-            specials.setdefault(token, first + len(specials))
+            specials.setdefault(token, after + len(specials))
     if "" in specials:
         raise TokenizerError("a special token cannot be the empty string")
     if len(set(specials.values())) != len(specials):

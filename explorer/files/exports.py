@@ -27,7 +27,7 @@ from explorer.base.byte_map import gpt2_chars
 from explorer.encoding.pretokenize import preset_name
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.formats import FormatError
-from explorer.files.imports import recover_merges
+from explorer.files.imports import merges_and_outside, recover_merges
 from explorer.files.imports_hf import python_to_onig
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TieRule, tie_rule_argument
 
@@ -45,9 +45,15 @@ def tokenizer_json(tokenizer: Tokenizer, *, tie_rule: TieRule | str | None = Non
     `encode(..., allowed_special="all")` does here.
     They are in model.vocab too, as in GPT-2's own file: otherwise Hugging Face numbers
     added tokens on from the vocabulary's size, ignoring their ids.
+    Tokens outside the merges are in model.vocab with their ids; when a pre-token that is
+    exactly one encodes to it, `ignore_merges` is true, which makes Hugging Face do so.
     """
     texts = _token_texts(tokenizer, "tokenizer.json")
-    vocab = _with_specials(texts, tokenizer.special_tokens, "tokenizer.json")
+    outside = {gpt2_chars(data): i for i, data in tokenizer.outside_merges.items()}
+    vocab = _with_specials(texts, tokenizer.special_tokens, "tokenizer.json", outside)
+    ignore_merges = bool(outside) and tokenizer.encode_outside
+    if ignore_merges and not tokenizer.trained:
+        _check_rebuilt_merges(tokenizer, [tokenizer.vocab[i] for i in range(len(texts))])
     byte_level = {
         "type": "ByteLevel",
         "add_prefix_space": False,
@@ -78,7 +84,7 @@ def tokenizer_json(tokenizer: Tokenizer, *, tie_rule: TieRule | str | None = Non
             "end_of_word_suffix": None,
             "fuse_unk": False,
             "byte_fallback": False,
-            "ignore_merges": False,
+            "ignore_merges": ignore_merges,
             "vocab": vocab,
             "merges": [[texts[left], texts[right]] for left, right in tokenizer.merges],
         },
@@ -105,14 +111,10 @@ def tiktoken_text(tokenizer: Tokenizer) -> str:
     # (tests/engine/files/test_interop.py checks this on random texts). Rebuilding them costs
     # O(n log n) per token of n bytes, seconds for tokens 20,000 bytes long, so only
     # merge lists from elsewhere are checked.
-    rebuilt_merges = tokenizer.merges if tokenizer.trained else recover_merges(tokens)
-    for rank, (ours, rebuilt) in enumerate(zip(tokenizer.merges, rebuilt_merges)):
-        if ours != rebuilt:
-            raise FormatError(
-                f"merge {rank + 1} {ours} makes {tokens[256 + rank]!r}, but from ranks alone BPE "
-                f"rebuilds it as {rebuilt}: in a .tiktoken file it would encode differently. "
-                "Export tokenizer.json instead, which keeps the merges."
-            )
+    if tokenizer.outside_merges:
+        tokens = _with_outside_ranks(tokenizer, tokens)
+    elif not tokenizer.trained:
+        _check_rebuilt_merges(tokenizer, tokens)
     lines = [
         f"{base64.b64encode(token).decode('ascii')} {rank}" for rank, token in enumerate(tokens)
     ]
@@ -123,8 +125,51 @@ def tiktoken_text(tokenizer: Tokenizer) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _check_rebuilt_merges(tokenizer: Tokenizer, tokens: list[bytes]) -> None:
+    """FormatError unless BPE from the tokens' ranks alone rebuilds every merge."""
+    for rank, (ours, rebuilt) in enumerate(zip(tokenizer.merges, recover_merges(tokens))):
+        if ours != rebuilt:
+            raise FormatError(
+                f"merge {rank + 1} {ours} makes {tokens[256 + rank]!r}, but from ranks alone BPE "
+                f"rebuilds it as {rebuilt}: in a .tiktoken file (or a tokenizer.json with "
+                "ignore_merges) it would encode differently. Export tokenizer.json instead, "
+                "which keeps the merges."
+            )
+
+
+def _with_outside_ranks(tokenizer: Tokenizer, tokens: list[bytes]) -> list[bytes]:
+    """The ranks with the tokens outside the merges after them, read back as they are.
+
+    A rank file yields such a token for a piece that is exactly it, and only when BPE
+    cannot build it from two lower ranks (it would be a merge otherwise).
+    """
+    outside = tokenizer.outside_merges
+    if not tokenizer.encode_outside:
+        raise FormatError(
+            "this tokenizer never encodes text to its tokens outside the merges (a "
+            "tokenizer.json without ignore_merges), and a .tiktoken file would; export "
+            "tokenizer.json instead"
+        )
+    if sorted(outside) != list(range(len(tokens), len(tokens) + len(outside))):
+        raise FormatError(
+            f"tokens outside the merges have ids {sorted(outside)[:5]}…, and a .tiktoken "
+            f"file needs them right after the merges ({len(tokens)} on), with no gaps; "
+            "export tokenizer.json instead"
+        )
+    ranked = tokens + [outside[i] for i in sorted(outside)]
+    merges, rebuilt = merges_and_outside(ranked)
+    if merges != tokenizer.merges or rebuilt.keys() != outside.keys():
+        built = sorted(outside.keys() - rebuilt.keys())[:5] or "some merge"
+        raise FormatError(
+            f"from ranks alone BPE would build {built} from two lower ranks, so a .tiktoken "
+            "file would encode differently; export tokenizer.json instead"
+        )
+    return ranked
+
+
 def encoder_json(tokenizer: Tokenizer) -> str:
     """GPT-2's `encoder.json`: token (GPT-2's characters) -> id, special tokens last."""
+    _refuse_outside(tokenizer, "encoder.json")
     texts = _token_texts(tokenizer, "encoder.json")
     return json.dumps(
         _with_specials(texts, tokenizer.special_tokens, "encoder.json"), ensure_ascii=False
@@ -133,9 +178,19 @@ def encoder_json(tokenizer: Tokenizer) -> str:
 
 def vocab_bpe(tokenizer: Tokenizer) -> str:
     """GPT-2's `vocab.bpe`: a version line, then merge k as 'LEFT RIGHT' on line k + 2."""
+    _refuse_outside(tokenizer, "vocab.bpe")
     texts = _token_texts(tokenizer, "vocab.bpe")
     lines = ["#version: 0.2", *(f"{texts[a]} {texts[b]}" for a, b in tokenizer.merges)]
     return "\n".join(lines) + "\n"
+
+
+def _refuse_outside(tokenizer: Tokenizer, fmt: str) -> None:
+    if tokenizer.outside_merges:
+        raise FormatError(
+            f"GPT-2's {fmt} reads entries past the merges as special tokens, so it cannot hold "
+            f"this tokenizer's {len(tokenizer.outside_merges)} tokens outside the merges; "
+            "export tokenizer.json instead"
+        )
 
 
 def _token_texts(tokenizer: Tokenizer, fmt: str) -> list[str]:
@@ -143,15 +198,19 @@ def _token_texts(tokenizer: Tokenizer, fmt: str) -> list[str]:
     return [gpt2_chars(token) for token in _distinct_tokens(tokenizer, fmt)]
 
 
-def _with_specials(texts: list[str], specials: dict[str, int], fmt: str) -> dict[str, int]:
-    """Token text -> id for the tokens (GPT-2's characters) and the special tokens (as is)."""
-    clash = sorted(set(texts) & set(specials))
+def _with_specials(
+    texts: list[str], specials: dict[str, int], fmt: str, outside: dict[str, int] | None = None
+) -> dict[str, int]:
+    """Token text -> id for the tokens (GPT-2's characters), any outside the merges, and
+    the special tokens (as is)."""
+    outside = outside or {}
+    clash = sorted((set(texts) | set(outside)) & set(specials))
     if clash:
         raise FormatError(
             f"the special token {clash[0]!r} is spelled like an ordinary token in GPT-2's "
             f"characters, so a {fmt} vocabulary cannot hold both"
         )
-    return {**{text: token_id for token_id, text in enumerate(texts)}, **specials}
+    return {**{text: token_id for token_id, text in enumerate(texts)}, **outside, **specials}
 
 
 def _distinct_tokens(tokenizer: Tokenizer, fmt: str) -> list[bytes]:

@@ -55,6 +55,11 @@ _MERGE_KEY = regex.compile(r"\(([0-9]+), ?([0-9]+)\)")
 def model_text(tokenizer: Tokenizer) -> str:
     """The `.model` text: header, pattern, special count, `TOKEN ID` lines, `LEFT RIGHT` lines."""
     _check_bytes_in_order(tokenizer)
+    if tokenizer.outside_merges:
+        raise FormatError(
+            f"a .model lists merges, so it cannot hold this tokenizer's "
+            f"{len(tokenizer.outside_merges)} tokens outside the merges; export tokenizer.json"
+        )
     _check_one_line("the pre-tokenizer pattern", tokenizer.pattern)
     lines = [MODEL_HEADER, tokenizer.pattern, str(len(tokenizer.special_tokens))]
     for token, token_id in tokenizer.special_tokens.items():

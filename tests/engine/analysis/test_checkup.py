@@ -21,11 +21,10 @@ from explorer.encoding.regex_budget import regex_budget
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.bundled import BUNDLED_NAMES, load_bundled
 from explorer.files.exports import tokenizer_json
-from explorer.files.formats import FormatError
 from explorer.files.imports import parse_tiktoken
 from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.training.train import train
-from tests.engine.files.test_bundled import _official
+from tests.engine.official_vocabularies import official_spec
 
 # The figures the README gives (and issue 23 quotes for unreachable): held to tiktoken below.
 README_COUNTS = {
@@ -93,7 +92,7 @@ def _tiktoken_kinds(spec: dict[str, Any]) -> dict[str, set[int]]:
 @pytest.mark.parametrize("name", BUNDLED_NAMES)
 def test_bundled_kinds_equal_tiktokens(name: str, reports: Callable[[str], CheckUp]) -> None:
     report = reports(name)
-    expected = _tiktoken_kinds(_official(name))
+    expected = _tiktoken_kinds(official_spec(name))
     for kind, ids in expected.items():
         assert set(report.ids(kind) or ()) == ids, kind
     assert report.intermediate_only is None  # no history: unknown, not zero
@@ -184,16 +183,35 @@ def _utf8(token: bytes) -> str | None:
         return None
 
 
-def test_files_with_entries_outside_the_merges_are_refused_naming_one() -> None:
-    """Why outside_merges is 0 for every tokenizer held here: such files never load."""
+def test_files_with_entries_outside_the_merges_load_and_are_counted() -> None:
+    """A word no merge makes (ignore_merges) and a rank no merge reaches: held, counted, listed."""
     tokenizer = Tokenizer([(97, 97), (256, 98)], pattern=resolve_pattern("gpt2"))
     assert check_up(tokenizer).outside_merges == ()
     document = json.loads(tokenizer_json(tokenizer))
     document["model"]["ignore_merges"] = True
     document["model"]["vocab"]["zz"] = 258  # a word no merge makes
-    with pytest.raises(FormatError, match=r"model\.vocab\['zz'\]: id 258 is past the merges"):
-        parse_tokenizer_json(json.dumps(document))
+    loaded = parse_tokenizer_json(json.dumps(document))
+    report = check_up(loaded)
+    assert report.outside_merges == (258,) and report.unreachable == ()
+    assert loaded.encode("zz zzz aab") == [258, 32, 122, 122, 122, 32, 257]
+    [row] = kind_rows(loaded, report, "outside_merges")
+    assert (row.id, row.text, row.hex, row.length) == (258, "zz", "7a 7a", 2)
+    assert row.note == "no merge makes it: a pre-token that is exactly its text encodes to it"
+    document["model"]["ignore_merges"] = False  # then no text yields it
+    never = parse_tokenizer_json(json.dumps(document))
+    assert never.encode("zz") == [122, 122] and never.decode([258]) == "zz"
+    assert check_up(never).unreachable == (258,)
+    assert "never takes it whole" in kind_rows(never, check_up(never), "outside_merges")[0].note
     ranks = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
     ranks.append(f"{base64.b64encode(b'abc').decode()} 256")  # no 'ab' or 'bc' below it
-    with pytest.raises(FormatError, match="'abc' cannot be built from two tokens of lower rank"):
-        parse_tiktoken("\n".join(ranks), pattern="")
+    ranked = parse_tiktoken("\n".join(ranks), pattern="")
+    assert check_up(ranked).counts()["outside_merges"] == 1
+    theirs = tiktoken.Encoding(
+        name="outside",
+        pat_str=r"\w+|\W",
+        mergeable_ranks={bytes([b]): b for b in range(256)} | {b"abc": 256},
+        special_tokens={},
+    )
+    ours = parse_tiktoken("\n".join(ranks), pattern=r"\w+|\W")
+    for text in ("abc", "abcabc abc", "xabc", " abc"):
+        assert ours.encode(text) == theirs.encode_ordinary(text), text

@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 import tiktoken
 import tokenizers
-from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
-from tiktoken_ext import openai_public
+from tiktoken.load import load_tiktoken_bpe
 
 from explorer.analysis.lineage import parents
 from explorer.base.byte_map import bytes_to_unicode
@@ -26,6 +25,7 @@ from explorer.files import bundled
 from explorer.files.bundled import BUNDLED, BUNDLED_NAMES, BundledError, load_bundled
 from explorer.files.exports import tokenizer_json
 from tests.conftest import shared_path
+from tests.engine.official_vocabularies import official_spec
 
 TEXTS = {
     "english": "The quick brown fox jumps over the lazy dog. It's 12,345.67 dollars, isn't it?",
@@ -47,46 +47,9 @@ TEXTS = {
 
 @pytest.fixture(scope="session")
 def official() -> Callable[[str], dict[str, Any]]:
-    """tiktoken's own constructor for a name, reading the bundled files instead of downloading.
-
-    Returns its name, pattern, ranks and special tokens, plus the sha256 it expects of each
-    file (`hashes`). Once per name and session.
-    """
-    cache: dict[str, dict[str, Any]] = {}
-
-    def get(name: str) -> dict[str, Any]:
-        if name not in cache:
-            cache[name] = _official(name)
-        return cache[name]
-
-    return get
-
-
-def _official(name: str) -> dict[str, Any]:
-    folder, hashes = bundled.VOCABULARY_DIR, {}
-
-    def tiktoken_file(url: str, expected_hash: str) -> dict[bytes, int]:
-        relative = url.rsplit("/", 1)[1]
-        hashes[relative] = expected_hash
-        return load_tiktoken_bpe(str(folder / relative), expected_hash)
-
-    def gpt2_files(
-        vocab_bpe_file: str, encoder_json_file: str, vocab_bpe_hash: str, encoder_json_hash: str
-    ) -> dict[bytes, int]:
-        hashes.update({"gpt2/vocab.bpe": vocab_bpe_hash, "gpt2/encoder.json": encoder_json_hash})
-        return data_gym_to_mergeable_bpe_ranks(
-            str(folder / "gpt2/vocab.bpe"),
-            str(folder / "gpt2/encoder.json"),
-            vocab_bpe_hash,
-            encoder_json_hash,
-        )
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TIKTOKEN_CACHE_DIR", "")  # no copies written to a cache folder
-        patch.setattr(openai_public, "load_tiktoken_bpe", tiktoken_file)
-        patch.setattr(openai_public, "data_gym_to_mergeable_bpe_ranks", gpt2_files)
-        spec = openai_public.ENCODING_CONSTRUCTORS[name]()
-    return {**spec, "hashes": hashes}
+    """tiktoken's own constructor for a name, reading the bundled files instead of downloading
+    (tests.engine.official_vocabularies): name, pattern, ranks, special tokens, `hashes`."""
+    return official_spec
 
 
 @pytest.fixture(scope="session")
