@@ -120,23 +120,10 @@ def compression_chart(
         alt.Tooltip("Bytes per token:Q", format=".2f"),
         alt.Tooltip("Tokens:Q", format=",d"),
     ]
-    hover = alt.selection_point(
-        fields=["Vocab size"], nearest=True, on="pointerover", empty=False, clear="pointerout"
-    )
     zoom = alt.selection_interval(bind="scales", encodings=["x"])
     base = alt.Chart(frame)
     lines = base.mark_line(strokeWidth=2).encode(x, y, color, dash).add_params(zoom)
-    points = (
-        base.mark_circle(size=60)
-        .encode(
-            x,
-            y,
-            color,
-            opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0)),
-            tooltip=tooltip,
-        )
-        .add_params(hover)
-    )
+    points = hover_points(base, x, y, color, tooltip)
     return (
         alt.layer(
             lines,
@@ -146,6 +133,38 @@ def compression_chart(
         )
         .properties(title=alt.TitleParams(TITLE, subtitle=SUBTITLE, anchor="start"), height=380)
         .configure_axis(labelFontSize=12, titleFontSize=13)
+    )
+
+
+def hover_points(
+    base: alt.Chart,
+    x: alt.X,
+    y: alt.Y,
+    color: alt.Color,
+    tooltip: Sequence[alt.Tooltip],
+    size_field: str = "Vocab size",
+) -> alt.Chart:
+    """The hover readout of a line chart: a point on every line at the size nearest the
+    pointer (hidden elsewhere), each with its tooltip; gone when the pointer leaves.
+
+    >>> x, y = alt.X("Vocab size:Q"), alt.Y("Tokens:Q")
+    >>> chart = hover_points(alt.Chart(pd.DataFrame()), x, y, alt.Color("Text:N"), [])
+    >>> chart.mark.type, chart.params[0].select.nearest
+    ('circle', True)
+    """
+    hover = alt.selection_point(
+        fields=[size_field], nearest=True, on="pointerover", empty=False, clear="pointerout"
+    )
+    return (
+        base.mark_circle(size=60)
+        .encode(
+            x,
+            y,
+            color,
+            opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0)),
+            tooltip=list(tooltip),
+        )
+        .add_params(hover)
     )
 
 

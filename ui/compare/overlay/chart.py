@@ -12,7 +12,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ui.compare.charts import view_marks
+from ui.compare.charts import hover_points, view_marks
 from ui.compare.overlay.measures import Measure
 
 RUN, SIZE, VALUE = "Run", "Vocab size", "Value"
@@ -78,22 +78,9 @@ def overlay_chart(
         alt.Tooltip(f"{SIZE}:Q", format=",d"),
         alt.Tooltip(f"{VALUE}:Q", title=measure.label, format=measure.number_format),
     ]
-    hover = alt.selection_point(
-        fields=[SIZE], nearest=True, on="pointerover", empty=False, clear="pointerout"
-    )
     base = alt.Chart(frame)
     lines = base.mark_line(strokeWidth=2).encode(x, y, color, dash)
-    points = (
-        base.mark_circle(size=60)
-        .encode(
-            x,
-            y,
-            color,
-            opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0)),
-            tooltip=tooltip,
-        )
-        .add_params(hover)
-    )
+    points = hover_points(base, x, y, color, tooltip, size_field=SIZE)
     high = frame[SIZE].max() if not frame.empty else view_size
     at_right = view_size > (256 * high) ** 0.5  # past the middle of a log axis
     return (
