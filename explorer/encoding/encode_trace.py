@@ -87,6 +87,7 @@ class ChunkTrace:
     special: bool
     start_ids: tuple[int, ...]
     steps: tuple[EncodeStep, ...]
+    outside: bool = False  # taken whole as a token no merge makes (Tokenizer.outside_id)
 
     @property
     def ids(self) -> tuple[int, ...]:
@@ -181,7 +182,7 @@ def trace_chunk(tokenizer: Tokenizer, chunk: str, special: bool = False) -> Chun
         return ChunkTrace(chunk, True, (tokenizer.special_tokens[chunk],), ())
     outside = tokenizer.outside_id(chunk)
     if outside is not None:  # subtle: encode takes it whole, before any merge (no merge makes it)
-        return ChunkTrace(chunk, False, (outside,), ())
+        return ChunkTrace(chunk, False, (outside,), (), outside=True)
     start = tuple(tokenizer.initial_ids(chunk))
     ids, steps = start, []
     while candidates := mergeable_pairs(ids, tokenizer.ranks):

@@ -243,6 +243,8 @@ def token_title(tokenizer: Tokenizer, token: int) -> str:
     id 256: 'th'
     bytes 74 68
     merge 1: 't' + 'h'
+    >>> print(token_title(Tokenizer(outside_merges={256: b"xyz"}), 256).splitlines()[-1])
+    no merge makes it (outside the merge path)
     """
     return "\n".join(
         "".join(part if isinstance(part, str) else _quoted(part) for part in line)
@@ -294,6 +296,8 @@ def _card_key(tokenizer: Tokenizer, token: int) -> tuple[object, ...]:
         return (token, tokenizer.special_by_id[token])
     if token < 256:
         return (token, tokenizer.vocab[token])
+    if token in tokenizer.outside_merges:
+        return (token, None, tokenizer.outside_merges[token])
     left, right = tokenizer.merges[token - 256]
     return (token, tokenizer.vocab[left], tokenizer.vocab[right])
 
@@ -362,6 +366,8 @@ def _detail_lines(tokenizer: Tokenizer, token: int) -> list[tuple[str | bytes, .
         lines.append(("special token",))
     elif token < 256:
         lines.append(("byte",))
+    elif token in tokenizer.outside_merges:
+        lines.append(("no merge makes it (outside the merge path)",))
     else:
         left, right = tokenizer.merges[token - 256]
         parents = (tokenizer.vocab[left], " + ", tokenizer.vocab[right])

@@ -88,13 +88,37 @@ def start_sentence(trace: EncodeTrace, step_count: int) -> str:
         return (
             f"Pre-tokenisation cut the text into {chunks}; no adjacent pair in any of them "
             f"has a merge, so its {plural(byte_count, 'token')} stay as they are."
-        )
+        ) + outside_sentence(trace)
     each = "it starts" if len(trace.chunks) == 1 else "each starts"
     return (
         f"Step 0 of {step_count}: pre-tokenisation cut the text into {chunks}, and {each} "
         f"as its bytes ({plural(byte_count, 'token')} in all). Merges never cross a "
         "chunk's edge. Each step takes one chunk, finds every adjacent pair that has a "
         "merge, and fuses the one with the lowest merge number."
+    ) + outside_sentence(trace)
+
+
+def outside_sentence(trace: EncodeTrace) -> str:
+    """For chunks taken whole as a token no merge makes: which, and why ("" when none).
+
+    >>> from explorer.encoding.encode_trace import trace_encoding
+    >>> tok = Tokenizer(pattern=r"\\w+|\\W", outside_merges={256: b"xyz"})
+    >>> outside_sentence(trace_encoding(tok, "xyz xyzw"))[-58:]
+    "encoding takes it whole, with no merge: 'xyz' (token 256)."
+    """
+    whole = [chunk for chunk in trace.chunks if chunk.outside]
+    if not whole:
+        return ""
+    named = ", ".join(
+        f"{quoted(c.text.encode('utf-8', 'surrogatepass'))} (token {c.start_ids[0]})"
+        for c in whole[:LISTED_CANDIDATES]
+    )
+    more = f" and {len(whole) - LISTED_CANDIDATES} more" if len(whole) > LISTED_CANDIDATES else ""
+    return (
+        f" {plural(len(whole), 'chunk')} {'is' if len(whole) == 1 else 'are'} exactly a "
+        "token that no merge makes (outside the merge path, listed by the file), so "
+        f"encoding takes {'it' if len(whole) == 1 else 'each'} whole, with no merge: "
+        f"{named}{more}."
     )
 
 

@@ -7,20 +7,25 @@ import pandas as pd
 
 from ui.views.cells import cut_columns
 
-KIND_COLORS = {"merged": "#4e79a7", "special": "#e15759"}  # the token-length histogram's bars
+KIND_COLORS = {  # the token-length histogram's bars
+    "merged": "#4e79a7",
+    "outside the merges": "#f28e2b",
+    "special": "#e15759",
+}
 
 
 MAX_POINTS = 4000  # tokens drawn in the length-by-step chart
 
 
 def length_histogram(table: pd.DataFrame) -> alt.Chart:
-    """How many merged (and special) tokens have each length in bytes.
+    """How many merged (special, outside the merges) tokens have each length in bytes.
 
     The 256 single bytes are left out: they are in every vocabulary and would dwarf the rest.
     """
     learned = table[table["kind"] != "byte"]
     counts = learned.groupby(["length", "kind"], as_index=False).agg(tokens=("id", "size"))
-    counts["kind"] = counts["kind"].map({"merge": "merged", "special": "special"})
+    names = {"merge": "merged", "outside": "outside the merges", "special": "special"}
+    counts["kind"] = counts["kind"].map(names)
     kinds = [kind for kind in KIND_COLORS if kind in set(counts["kind"])] or ["merged"]
     title = alt.TitleParams(
         "How long are the learned tokens?", subtitle="The 256 single bytes are left out"

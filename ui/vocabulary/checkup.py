@@ -83,9 +83,11 @@ def show_checkup(tokenizer: Tokenizer, run: Run, size: int) -> None:
 
 
 def _show_report(tokenizer: Tokenizer, report: CheckUp, size: int) -> None:
+    outside = len(report.outside_merges)
+    also = f" and the {outside:,} outside the merges" if outside else ""
     st.caption(
-        f"Each of the {size:,} tokens (bytes and merges) encoded on its own by this tokenizer, "
-        "special tokens' texts as plain text, as a user's text would be."
+        f"Each of the {size:,} tokens (bytes and merges){also} encoded on its own by this "
+        "tokenizer, special tokens' texts as plain text, as a user's text would be."
     )
     counts = report.counts()
     for row in (KINDS[:4], KINDS[4:]):

@@ -36,6 +36,12 @@ def narration(row: pd.Series, labels: Mapping[int, str]) -> str:
         )
     if row["kind"] == "special":
         return f"Token {row['id']} {token} is a special token: never merged, only matched whole."
+    if row["kind"] == "outside":
+        return (
+            f"Token {row['id']} {token} has no merge: the file lists it, but no merge makes it "
+            "(it is outside the merge path), so it has no parents and no step. Encoding gives "
+            "it only for a pre-token that is exactly its text, if at all (see the Check-up)."
+        )
     left, right = (
         code(repr_quoted(cut_cell(labels[int(row[side])]))) for side in ("left", "right")
     )

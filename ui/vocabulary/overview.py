@@ -51,7 +51,8 @@ def show_metrics(table: pd.DataFrame, known: bool) -> None:
         f"+ {specials:,} special" if specials else None,
         delta_color="off",
         delta_arrow="off",
-        help="256 bytes, one token per merge, then any special tokens",
+        help="256 bytes, one token per merge, any tokens outside the merges (an imported "
+        "file lists them, no merge makes them), then any special tokens",
     )
     cols[1].metric("Merged tokens", f"{len(merged):,}", help="Tokens made by merging two others")
     mean = merged["length"].mean() if len(merged) else float("nan")

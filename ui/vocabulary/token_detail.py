@@ -72,7 +72,10 @@ def show_token(
     graph_col, text_col = st.columns([3, 2], gap="large")
     with graph_col:
         st.graphviz_chart(lineage_graph(tokenizer, run.key, size, token_id))
-        st.caption("Built bottom to top: its bytes on the bottom row, the token itself on top.")
+        if row["kind"] == "outside":
+            st.caption("No merge makes this token: there is no lineage to draw, only itself.")
+        else:
+            st.caption("Built bottom to top: its bytes on the bottom row, the token itself on top.")
     with text_col:
         st.markdown(narration(row, by_id["token"]))
         st.markdown(usage_sentence(row))

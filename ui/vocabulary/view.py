@@ -16,6 +16,7 @@ import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, render_token
 from explorer.analysis.lineage import (
+    VocabEntry,
     descendant_counts,
     vocab_entries,
 )
@@ -32,6 +33,7 @@ FILTERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
     "Merged tokens only": lambda t: t["kind"] == "merge",
     "Intermediate-only": lambda t: t["intermediate"].fillna(False).astype(bool),
     "Bytes": lambda t: t["kind"] == "byte",
+    "Outside the merges": lambda t: t["kind"] == "outside",
     "Special tokens": lambda t: t["kind"] == "special",
 }
 # label -> (column, ascending); ties always fall back to the id, ascending
@@ -49,7 +51,10 @@ INTERMEDIATE_HELP = (
 )
 COLUMNS = {  # how the table shows each column
     "id": st.column_config.NumberColumn(
-        "Id", format="%d", help="0–255 are bytes, merge k makes 255 + k, specials come last"
+        "Id",
+        format="%d",
+        help="0–255 are bytes, merge k makes 255 + k; tokens outside the merges and specials "
+        "come last",
     ),
     "token": st.column_config.TextColumn(
         "Token",
@@ -73,7 +78,9 @@ COLUMNS = {  # how the table shows each column
         "Descendants", format="localized", help="Tokens built from it, directly or not"
     ),
     "intermediate": st.column_config.CheckboxColumn("Intermediate-only", help=INTERMEDIATE_HELP),
-    "kind": st.column_config.TextColumn("Kind", help="byte, merge or special"),
+    "kind": st.column_config.TextColumn(
+        "Kind", help="byte, merge, special, or outside: listed by the file, made by no merge"
+    ),
 }
 
 
@@ -122,9 +129,7 @@ def vocab_table(
             "token": shown,
             "plain": [entry.token.decode("utf-8", errors="replace") for entry in entries],
             "length": [entry.length for entry in entries],
-            "parents": [
-                "" if e.left is None else f"'{shown[e.left]}' + '{shown[e.right]}'" for e in entries
-            ],
+            "parents": [_parents_cell(entry, shown) for entry in entries],
             "left": [entry.left for entry in entries],
             "right": [entry.right for entry in entries],
             # people count merges from 1: merge k (step k) makes id 255 + k
@@ -140,6 +145,13 @@ def vocab_table(
         table[column] = table[column].astype("Int64")
     table["intermediate"] = table["intermediate"].astype("boolean")
     return table
+
+
+def _parents_cell(entry: VocabEntry, shown: Sequence[str]) -> str:
+    """'a' + 'b' for a merge, a plain word for a token no merge makes, else empty."""
+    if entry.left is not None and entry.right is not None:
+        return f"'{shown[entry.left]}' + '{shown[entry.right]}'"
+    return "none: no merge makes it" if entry.kind == "outside" else ""
 
 
 @st.cache_resource(max_entries=4, ttl="6h", show_spinner="Counting every token's descendants…")

@@ -97,6 +97,7 @@ def test_encoding_gives_the_ids_tokenizers_gives(hf_pair: tuple) -> None:
             text[:300], allowed_special="all"
         )
     ignore = document["model"]["ignore_merges"]
+    assert any(chunk.outside for chunk in trace_encoding(ours, TEXTS[0]).chunks) is ignore
     zebra = ours.encode(" zebra")
     assert (zebra == [max(ours.outside_merges) - 5]) is ignore  # taken whole only then
 
