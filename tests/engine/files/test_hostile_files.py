@@ -25,6 +25,7 @@ from explorer import Tokenizer, train
 from explorer.files.exports import encoder_json, tiktoken_text, tokenizer_json, vocab_bpe
 from explorer.files.formats import merges_json, model_text, parse_model
 from explorer.files.history_file import history_json
+from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.files.limits import MAX_TOKEN_ID
 from explorer.files.loading import load_uploads
 from ui.session.train_inputs import upload_corpus, vocab_size_problem, word_count_corpus
@@ -415,13 +416,17 @@ def check_plain(error: BaseException) -> None:
 
 
 def check_usable(tokenizer: Tokenizer) -> None:
-    """What loaded fits every view: ids within MAX_TOKEN_ID, it encodes, .model reads back."""
-    ids = [*range(tokenizer.vocab_size), *tokenizer.special_by_id]
+    """What loaded fits every view: ids within MAX_TOKEN_ID, it encodes, .model (or, with
+    tokens outside the merges, which a .model cannot list, tokenizer.json) reads back."""
+    ids = [*range(tokenizer.vocab_size), *tokenizer.special_by_id, *tokenizer.outside_merges]
     assert all(0 <= token_id <= MAX_TOKEN_ID for token_id in ids)
     for token in tokenizer.special_tokens:
         token.encode("utf-8")  # text, not half of a surrogate pair
     assert tokenizer.decode(tokenizer.encode_ordinary("the cat")) == "the cat"
-    if tokenizer.bytes_in_order:
+    if tokenizer.outside_merges:
+        again = parse_tokenizer_json(tokenizer_json(tokenizer))
+        assert again.outside_merges == tokenizer.outside_merges
+    elif tokenizer.bytes_in_order:
         assert parse_model(model_text(tokenizer)).special_tokens == tokenizer.special_tokens
 
 
