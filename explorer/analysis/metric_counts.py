@@ -99,7 +99,11 @@ def word_byte_mask(data: bytes) -> bytes:
 
 
 def count_text(tokenizer: Tokenizer, text: str) -> MetricCounts:
-    """The counts of one text from one ordinary encode (special-token text is plain text)."""
+    """The counts of one text from one ordinary encode (special-token text is plain text).
+
+    Over the merges only: tokens outside them (from a file) have no tree to walk down.
+    """
+    tokenizer = tokenizer.merges_only()
     ids = tokenizer.encode_ordinary(text)
     data = as_unicode(text).encode("utf-8")
     padded = b"\0" + word_byte_mask(data) + b"\0"  # padded[i + 1] is byte i's flag

@@ -125,6 +125,8 @@ def merge_applications(tokenizer: Tokenizer, text: str) -> list[int]:
     [3, 1]
     """
     applied = [0] * len(tokenizer.merges)
+    # subtle: tokens outside the merges (from a file) have no tree and no size of their own
+    tokenizer = tokenizer.merges_only()
     pending = {t: n for t, n in Counter(tokenizer.encode_ordinary(text)).items() if t >= 256}
     largest_first = [-t for t in pending]
     heapq.heapify(largest_first)

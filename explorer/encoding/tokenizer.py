@@ -145,6 +145,7 @@ class Tokenizer:
             raise TokenizerError(f"special tokens and tokens outside the merges share ids {shared}")
         self._splitter = special_splitter(self.special_tokens)
         self.trained = trained
+        self._merges_only: Tokenizer | None = None  # made when first asked for
         self._outside_by_bytes = {
             data: i for i, data in self.outside_merges.items() if self.encode_outside
         }
@@ -220,6 +221,29 @@ class Tokenizer:
         )
         smaller._chunks.take_tables_from(self._chunks, vocab_size)
         return smaller
+
+    def merges_only(self) -> Tokenizer:
+        """This tokenizer without its tokens outside the merges (itself when it has none).
+
+        What a curve over the merges counts: every smaller size lacks them too, and each
+        token it encodes to is a merge whose tree can be walked.
+
+        >>> Tokenizer([(97, 98)], outside_merges={257: b"xyz"}).merges_only().encode("xyz")
+        [120, 121, 122]
+        """
+        if not self.outside_merges:
+            return self
+        if self._merges_only is not None:
+            return self._merges_only
+        plain = self._merges_only = Tokenizer(
+            self.merges,
+            pattern=self.pattern,
+            special_tokens=self.special_tokens,
+            byte_ids=self.byte_ids,
+            trained=self.trained,
+        )
+        plain._chunks.take_tables_from(self._chunks, self.vocab_size)
+        return plain
 
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token; a special token gives its UTF-8 text."""

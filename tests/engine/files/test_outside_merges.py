@@ -24,6 +24,8 @@ from tokenizers import decoders, models, pre_tokenizers, trainers
 from explorer.analysis.checkup import check_up
 from explorer.analysis.checkup_rows import kind_rows
 from explorer.analysis.lineage import parents, vocab_entries
+from explorer.analysis.metrics import size_metrics
+from explorer.analysis.stats import tokens_at_every_size
 from explorer.base.byte_map import gpt2_chars, unicode_to_bytes
 from explorer.cli import main
 from explorer.encoding.encode_trace import trace_encoding
@@ -124,6 +126,16 @@ def test_lineage_and_the_vocabulary_table_say_no_merge(hf_pair: tuple) -> None:
     entry = next(e for e in vocab_entries(ours) if e.id == outside)
     assert (entry.kind, entry.step, entry.token) == ("outside", None, b" zebra")
     assert ours.at_vocab_size(ours.vocab_size - 1).outside_merges == {}
+
+
+def test_curves_and_metrics_count_the_merges(hf_pair: tuple) -> None:
+    """Every size but the full one lacks them, so a curve over the merges leaves them out."""
+    _, ours, _ = hf_pair
+    plain = ours.merges_only()
+    assert plain.outside_merges == {} and plain.merges == ours.merges
+    assert tokens_at_every_size(ours, CORPUS[:2000]) == tokens_at_every_size(plain, CORPUS[:2000])
+    [full] = size_metrics(ours, TEXTS[0], [ours.vocab_size])
+    assert full == size_metrics(plain, TEXTS[0], [ours.vocab_size])[0]
 
 
 def test_exports_keep_them_or_refuse_in_plain_words(hf_pair: tuple) -> None:
