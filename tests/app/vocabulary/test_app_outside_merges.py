@@ -8,7 +8,7 @@ import json
 from tests.app.train.test_app_history_run import current, load_errors, upload
 from tests.app.vocabulary.test_app_checkup import checkup_counts
 from tests.app_support import open_app, plain, texts_of
-from tests.engine.files.test_outside_merges import OUTSIDE_WORDS, hf_document
+from tests.engine.outside_vocabularies import OUTSIDE_WORDS, hf_document
 from ui.session import state as keys
 
 

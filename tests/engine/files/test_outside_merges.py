@@ -1,10 +1,9 @@
 """Tokens outside the merge path, held to the libraries that made the files.
 
-The tokenizer.json fixture is made by Hugging Face's `tokenizers` itself: a small
-byte-level BPE trained on the bundled Shakespeare, an added special token, then words
-no merge makes added to model.vocab (as Llama 3's file has 588 of), with and without
-`ignore_merges`. The rank-file fixture is a trained tokenizer's `.tiktoken` with ranks
-after it that BPE cannot build. Ids, counts and text are compared with the library's own.
+The tokenizer.json fixture is made by Hugging Face's `tokenizers` itself
+(tests.engine.outside_vocabularies), with and without `ignore_merges`. The rank-file
+fixture is a trained tokenizer's `.tiktoken` with ranks after it that BPE cannot build.
+Ids, counts and text are compared with the library's own.
 """
 
 from __future__ import annotations
@@ -19,14 +18,13 @@ from typing import Any
 import pytest
 import tiktoken
 import tokenizers
-from tokenizers import decoders, models, pre_tokenizers, trainers
 
 from explorer.analysis.checkup import check_up
 from explorer.analysis.checkup_rows import kind_rows
 from explorer.analysis.lineage import parents, vocab_entries
 from explorer.analysis.metrics import size_metrics
 from explorer.analysis.stats import tokens_at_every_size
-from explorer.base.byte_map import gpt2_chars, unicode_to_bytes
+from explorer.base.byte_map import unicode_to_bytes
 from explorer.cli import main
 from explorer.encoding.encode_trace import trace_encoding
 from explorer.encoding.tokenizer import Tokenizer
@@ -35,11 +33,8 @@ from explorer.files.formats import FormatError, model_text
 from explorer.files.imports import parse_tiktoken
 from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.training.train import train
+from tests.engine.outside_vocabularies import CORPUS, OUTSIDE_WORDS, SPECIAL, hf_document
 
-ROOT = Path(__file__).resolve().parents[3]
-CORPUS = (ROOT / "sample_texts" / "shakespeare.txt").read_text("utf-8")[:40_000]
-OUTSIDE_WORDS = [" zebra", "quokka", " Ünïcode", "🦘🦘", "\n\n\n\n", " the zebra"]
-SPECIAL = "<|end|>"
 TEXTS = [
     "a zebra, quokka and a quokka! Ünïcode Ünïcode 🦘🦘🦘🦘 the zebra",
     f"x\n\n\n\ny zebra{SPECIAL} quokka{SPECIAL}",
@@ -47,30 +42,6 @@ TEXTS = [
     " zebra",
     "",
 ]
-
-
-def hf_document(*, ignore_merges: bool) -> dict[str, Any]:
-    """A tokenizer.json as `tokenizers` writes it, plus words no merge makes in its vocab."""
-    hf = tokenizers.Tokenizer(models.BPE())
-    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
-    hf.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=600, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
-    )
-    hf.train_from_iterator([CORPUS], trainer)
-    hf.add_special_tokens([SPECIAL])  # an added token, numbered right after the merges
-    document = json.loads(hf.to_str())
-    vocab = document["model"]["vocab"]
-    [added] = document["added_tokens"]
-    # subtle: listed in model.vocab too (as GPT-2's file does): else `tokenizers` numbers
-    # an added token from the vocabulary's size when it reads the file, not by its id
-    vocab[SPECIAL] = added["id"]
-    next_id = added["id"] + 1
-    for word in OUTSIDE_WORDS:
-        vocab[gpt2_chars(word.encode("utf-8"))] = next_id
-        next_id += 1
-    document["model"]["ignore_merges"] = ignore_merges
-    return document
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["ignore_merges", "merges_only"])
