@@ -20,6 +20,10 @@ along the way (Ask the class; every student picks and sends; Reveal).
 - server CPU idle: the server process's CPU time (/proc) over --idle seconds while every
   student polls and nobody steps, as % of one core; peak RSS: its VmHWM at the end.
 
+Lines before the last say what the server's CPU went to (a join, a follow: a student's
+whole-page rerun at a step), the steadier figures on a busy machine, where wall times
+stretch with the load. The students' side is bench/class_students.py.
+
     python bench/class_load.py --students 60
     python bench/class_load.py --quick          # 5 students, 3 steps, 1 question
 
@@ -32,113 +36,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-import random
 import re
 import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 
 from bench import class_figures as figures  # noqa: E402
-from bench.class_poll import FragmentSpy  # noqa: E402
+from bench.class_students import FOLLOW_SECONDS, Lesson, Student, attend  # noqa: E402
 from bench.ws_client import ScriptRun, StreamlitClient, connected  # noqa: E402
 from scripts import app_server  # noqa: E402
 
-FOLLOW_SECONDS = 0.5  # ui/classroom/session.py's FOLLOW_SECONDS: the browser's timer
 JOIN_SECONDS = 90  # every student joined within this, or the lesson goes on without them
 ANSWER_SECONDS = 30  # every student answered a question within this, or the teacher reveals
 CATCH_UP_SECONDS = 10  # after the last step, the students' time to show it
 LESSON_SECONDS = 900  # the whole lesson, after which every client stops
-FOLLOWING = "Following the teacher"
-
-
-@dataclass
-class Student:
-    """One student's figures: when they joined, when each step showed, answers sent."""
-
-    index: int
-    join_s: float | None = None
-    seen: dict[int, float] = field(default_factory=dict)  # step -> first shown (monotonic)
-    sent: int = 0  # Send my answer clicks
-    confirmed: int = 0  # of them, answered with "Your answer is in"
-    polls: int = 0
-    problem: str = ""
-
-
-@dataclass
-class Lesson:
-    code: str
-    ends: float  # monotonic time when every student stops polling
-    accepted: dict[int, float] = field(default_factory=dict)  # teacher's step -> when
-
-
-class Follower(StreamlitClient):
-    """A student's session that notes when each step's stage arrives (as a browser shows
-    it then, before the rest of the page)."""
-
-    seen: dict[int, float]
-
-    def read_delta(self, message: Any, run: ScriptRun, until: str | None, t0: float) -> None:
-        drawn = len(run.texts)
-        super().read_delta(message, run, until, t0)
-        step = figures.shown_step(run.texts[-1]) if len(run.texts) > drawn else None
-        if step is not None:
-            self.seen.setdefault(step, time.monotonic())
-
-
-async def poll(client: StreamlitClient, fragment: str) -> ScriptRun:
-    """One tick of the follow fragment's timer, as the browser sends it."""
-    message = client.request(None)
-    message.rerun_script.fragment_id = fragment
-    await client.socket.send(message.SerializeToString())
-    return await asyncio.wait_for(client.read_run(time.monotonic(), None), 120)
-
-
-async def answer(client: StreamlitClient, run: ScriptRun, student: Student) -> None:
-    """Pick an option (a rerun, as a click on the radio is) and send it."""
-    options = list(run.widgets["class_answer"].options)  # as shown: the radio's values
-    pick = random.Random(student.index * 7919 + student.sent).choice(options)
-    await client.rerun(values={"class_answer": ("string_value", pick)})
-    student.sent += 1
-    sent = await client.rerun(trigger="class_send")
-    client.values.pop("class_answer", None)  # the next question starts with no pick
-    student.confirmed += bool(sent.text_with("Your answer is in"))
-
-
-async def attend(port: int, lesson: Lesson, student: Student) -> None:
-    """A student's lesson; what went wrong, if anything, in `student.problem`."""
-    try:
-        await follow(port, lesson, student)
-    except Exception as exc:  # one student's failure is a figure, not the bench's end
-        student.problem = f"{type(exc).__name__}: {exc}"[:300]
-
-
-async def follow(port: int, lesson: Lesson, student: Student) -> None:
-    """Join by the link, then follow until the lesson ends, answering each question."""
-    opened = time.monotonic()
-    async with connected(port, Follower) as client:
-        client.seen = student.seen
-        spy = FragmentSpy(client.socket)
-        client.socket = spy  # type: ignore[assignment]
-        run = await client.rerun(page="animate", query=f"class={lesson.code}", until=FOLLOWING)
-        if run.shown_s is None or spy.fragment is None:
-            student.problem = "never shown as following: " + " | ".join(run.texts[:5])[:300]
-            return
-        student.join_s = time.monotonic() - opened - (run.finished_s - run.shown_s)
-        tick = time.monotonic()
-        while time.monotonic() < lesson.ends:
-            tick = max(tick + FOLLOW_SECONDS, time.monotonic())  # a timer: no burst to catch up
-            await asyncio.sleep(tick - time.monotonic())
-            run = await poll(client, spy.fragment)
-            student.polls += 1
-            if "class_answer" in run.widgets:
-                await answer(client, run, student)
 
 
 def teacher_step(run: ScriptRun) -> int | None:
@@ -170,54 +86,105 @@ async def teach(server: app_server.Server, args: argparse.Namespace) -> str:
         await teacher.rerun(page="animate")
         run = await teacher.rerun(trigger="class_start")
         found = (re.search(r"Teaching class (\w{5})", text) for text in run.texts)
-        code = next(match.group(1) for match in found if match)
-        lesson = Lesson(code, time.monotonic() + LESSON_SECONDS)
+        lesson = Lesson(next(match.group(1) for match in found if match), 0.0)
+        lesson.ends = time.monotonic() + LESSON_SECONDS
         students = [Student(index) for index in range(args.students)]
-        cpu, started = server.cpu_seconds(), time.monotonic()
-        tasks = [asyncio.create_task(attend(server.port, lesson, s)) for s in students]
-        deadline = time.monotonic() + JOIN_SECONDS
-        while time.monotonic() < deadline and any(
-            s.join_s is None and not s.problem for s in students
-        ):
-            await asyncio.sleep(0.2)
-        joined = sum(s.join_s is not None for s in students)
-        used = server.cpu_seconds() - cpu
-        print(
-            f"  joined {joined}/{args.students} in {time.monotonic() - started:.1f} s: server "
-            f"CPU {used:.1f} s, {1000 * used / max(1, joined):.0f} ms a student",
-            flush=True,
-        )
+        tasks = await join_all(server, lesson, students)
         await asyncio.sleep(2)  # the joins' last reruns settle
-        cpu, started = server.cpu_seconds(), time.monotonic()
-        await asyncio.sleep(args.idle)
-        idle_percent = 100 * (server.cpu_seconds() - cpu) / (time.monotonic() - started)
-        asked, counted = figures.question_steps(args.steps, args.questions), 0
-        cpu, started = server.cpu_seconds(), time.monotonic()
-        for number in range(1, args.steps + 1):
-            sent = time.monotonic()
-            run = await teacher.rerun(trigger="animate_next", until="After step")
-            step = teacher_step(run)
-            if step is not None:
-                lesson.accepted[step] = sent + (run.shown_s or run.finished_s or 0)
-            if number in asked:
-                counted += await ask_and_reveal(teacher, lesson, students)
-            await asyncio.sleep(args.gap)
-        last = max(lesson.accepted, default=0)
-        catch_up = time.monotonic() + CATCH_UP_SECONDS
-        while time.monotonic() < catch_up and any(
-            last not in s.seen for s in students if s.join_s is not None
-        ):
-            await asyncio.sleep(0.2)
-        lesson.ends = time.monotonic()
-        used, wall = server.cpu_seconds() - cpu, time.monotonic() - started
-        print(
-            f"  the lesson: server CPU {used:.1f} s in {wall:.0f} s "
-            f"({100 * used / wall:.0f} % of one core), "
-            f"{1000 * used / max(1, len(lesson.accepted) * joined):.1f} ms a step a student",
-            flush=True,
-        )
+        idle_percent = await idle_cpu(server, lesson, students, args.idle)
+        counted = await lesson_steps(server, teacher, lesson, students, args)
         await asyncio.gather(*tasks, return_exceptions=True)
     return report(server, args, lesson, students, counted, idle_percent)
+
+
+async def join_all(
+    server: app_server.Server, lesson: Lesson, students: list[Student]
+) -> list[asyncio.Task[None]]:
+    """Every student opens the join link at once; back when all are in (or JOIN_SECONDS)."""
+    cpu, started = server.cpu_seconds(), time.monotonic()
+    tasks = [asyncio.create_task(attend(server.port, lesson, s)) for s in students]
+    deadline = started + JOIN_SECONDS
+    while time.monotonic() < deadline and any(s.join_s is None and not s.problem for s in students):
+        await asyncio.sleep(0.2)
+    joined = sum(s.join_s is not None for s in students)
+    used = server.cpu_seconds() - cpu
+    print(
+        f"  joined {joined}/{len(students)} in {time.monotonic() - started:.1f} s: server "
+        f"CPU {used:.1f} s, {1000 * used / max(1, joined):.0f} ms a student",
+        flush=True,
+    )
+    return tasks
+
+
+async def idle_cpu(
+    server: app_server.Server, lesson: Lesson, students: list[Student], seconds: float
+) -> float:
+    """The server's CPU (% of one core) while every student polls and nobody steps; and
+    whether the clients kept the browser's pace (if not, the figure is too low)."""
+    polls, cpu, started = sum(s.polls for s in students), server.cpu_seconds(), time.monotonic()
+    await asyncio.sleep(seconds)
+    wall = time.monotonic() - started
+    rate = (sum(s.polls for s in students) - polls) / wall
+    percent = 100 * (server.cpu_seconds() - cpu) / wall
+    polling = sum(s.join_s is not None for s in students) / FOLLOW_SECONDS
+    print(f"  idle: {rate:.0f} polls a second (a browser's pace: {polling:.0f})", flush=True)
+    lesson.idle_cores = percent / 100
+    return percent
+
+
+async def lesson_steps(
+    server: app_server.Server,
+    teacher: StreamlitClient,
+    lesson: Lesson,
+    students: list[Student],
+    args: argparse.Namespace,
+) -> int:
+    """The teacher's steps and questions; the answers the store counted."""
+    asked, counted = figures.question_steps(args.steps, args.questions), 0
+    cpu, started, mine = server.cpu_seconds(), time.monotonic(), time.process_time()
+    following = [s for s in students if s.join_s is not None]
+    follow_ms: list[float] = []  # per step: the server's CPU a student's follow took
+    for number in range(1, args.steps + 1):
+        sent, step_cpu = time.monotonic(), server.cpu_seconds()
+        run = await teacher.rerun(trigger="animate_next", until="After step")
+        step = teacher_step(run)
+        if step is not None:
+            lesson.accepted[step] = sent + (run.shown_s or run.finished_s or 0)
+            if await all_shown(following, step, sent + args.gap):
+                window = time.monotonic() - sent  # less what the polls cost meanwhile
+                used = server.cpu_seconds() - step_cpu - lesson.idle_cores * window
+                follow_ms.append(1000 * used / max(1, len(following)))
+        if number in asked:
+            counted += await ask_and_reveal(teacher, lesson, students)
+            sent = time.monotonic()
+        await asyncio.sleep(max(0.0, sent + args.gap - time.monotonic()))
+    await all_shown(following, max(lesson.accepted, default=0), time.monotonic() + CATCH_UP_SECONDS)
+    lesson.ends = time.monotonic()
+    used, wall = server.cpu_seconds() - cpu, time.monotonic() - started
+    print(
+        f"  the lesson: server CPU {used:.1f} s in {wall:.0f} s ({100 * used / wall:.0f} % of "
+        f"one core; {1000 * used / max(1, len(lesson.accepted) * len(following)):.1f} ms a "
+        f"student a step, polls and answers included); this bench's own CPU "
+        f"{time.process_time() - mine:.1f} s",
+        flush=True,
+    )
+    if follow_ms:
+        print(
+            f"  a follow (a student's whole-page rerun at a step, idle polling subtracted): "
+            f"{statistics.median(follow_ms):.1f} ms of server CPU, the median of "
+            f"{len(follow_ms)} steps",
+            flush=True,
+        )
+    return counted
+
+
+async def all_shown(students: list[Student], step: int, deadline: float) -> bool:
+    """Wait until every student's page has shown `step` (or a later one), or the deadline."""
+    while any(max(s.seen, default=-1) < step for s in students):
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 def report(
