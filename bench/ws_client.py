@@ -31,7 +31,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -45,6 +45,7 @@ RUN_ENDS = {
     FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,  # a click inside a fragment reruns it alone
 }
 WIDGET_PREFIX = "$$ID-"
+Client = TypeVar("Client", bound="StreamlitClient")
 
 
 def widget_key(widget_id: str) -> str | None:
@@ -192,8 +193,9 @@ class StreamlitClient:
 
 
 @asynccontextmanager
-async def connected(port: int) -> AsyncIterator[StreamlitClient]:
-    """A new session on the app at 127.0.0.1:port (closed, and so ended, on exit)."""
+async def connected(port: int, kind: type[Client] = StreamlitClient) -> AsyncIterator[Client]:
+    """A new session on the app at 127.0.0.1:port (closed, and so ended, on exit);
+    `kind`: a subclass of StreamlitClient that reads more of what comes."""
     async with connect(
         f"ws://127.0.0.1:{port}/_stcore/stream",
         subprotocols=["streamlit"],  # type: ignore[list-item]
@@ -201,4 +203,4 @@ async def connected(port: int) -> AsyncIterator[StreamlitClient]:
         ping_interval=None,  # as the frontend: no protocol-level pings to miss under load
         open_timeout=120,
     ) as socket:
-        yield StreamlitClient(socket)
+        yield kind(socket)

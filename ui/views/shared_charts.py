@@ -57,14 +57,17 @@ def show_chart(
     key: Hashable,
     build: Callable[[], alt.TopLevelMixin],
     where: DeltaGenerator | None = None,
+    **drawn: Any,
 ) -> None:
-    """Draw the chart `build()` makes (in `where`, a column say), converted once per key."""
+    """Draw the chart `build()` makes (in `where`, a column say), converted once per key;
+    `drawn`: what st.altair_chart takes besides (`height=320`, `alt="..."`)."""
+    drawn = {"width": "stretch", **drawn}
     if _to_vega_lite is None:  # another Streamlit: each session converts its own
-        (where or st).altair_chart(build(), width="stretch")
+        (where or st).altair_chart(build(), **drawn)
         return
     spec = vega_lite_once(key, build)
     # a shallow copy: Streamlit moves the datasets out of the dict it is given
-    (where or st).vega_lite_chart({**spec}, width="stretch")
+    (where or st).vega_lite_chart({**spec}, **drawn)
 
 
 def spec_bytes(spec: dict[str, Any]) -> int:

@@ -16,6 +16,7 @@ from ui.classroom.model import Place
 from ui.session import run_store
 from ui.session import state as keys
 from ui.session.markdown import markdown_text
+from ui.views.shared_charts import vega_lite_once
 
 
 @pytest.fixture(autouse=True)
@@ -145,6 +146,18 @@ def test_a_question_answered_once_counted_and_revealed() -> None:
     assert any(text.startswith("Right!") for text in texts_of(ada.success))
     assert any(text.startswith("Not") for text in texts_of(bo.warning))
     assert any("1 of 2 answers" in text for text in texts_of(bo.markdown))
+    # the room's chart: converted once for everyone (every follow redraws it), the same spec
+    charts = [[c.proto for c in app.get("vega_lite_chart")] for app in (ada, bo, teacher)]
+    answers = [[c for c in drawn if "The class's answers" in c.spec] for drawn in charts]
+    assert [len(found) for found in answers] == [1, 1, 1], [len(drawn) for drawn in charts]
+    assert answers[0][0].spec == answers[1][0].spec == answers[2][0].spec
+    assert "Bar chart of the class's answers" in answers[0][0].alt
+    shown = classroom.class_store().view(code).question
+    kept = vega_lite_once(
+        ("class answers", shown.labels, shown.counts, shown.winner),
+        lambda: pytest.fail("the revealed chart was not kept for the next session"),
+    )
+    assert kept["title"] == "The class's answers"
     teacher.toggle(key=keys.CLASS_SCORES).set_value(True).run()
     bo.run()
     scores = bo.dataframe[0].value

@@ -28,6 +28,7 @@ from ui.classroom.store import ClassError
 from ui.session import state as keys
 from ui.session.runs import Run
 from ui.views.formatting import markdown_text, plural
+from ui.views.shared_charts import show_chart
 from ui.views.token_text import pair_text
 
 
@@ -229,9 +230,11 @@ def revealed(question: QuestionView, mine: int | None) -> None:
     counts = question.counts or ()
     right = counts[question.winner] if question.winner is not None and counts else 0
     st.markdown(f"**{right:,} of {plural(sum(counts), 'answer')}** picked the merge.")
-    st.altair_chart(
-        answers_chart(question.labels, counts, question.winner),
-        width="stretch",
+    # subtle: converted once for the class, not per session: after a reveal every
+    # student's page draws it again at each step the class follows (bench/class_load.py)
+    show_chart(
+        ("class answers", question.labels, counts, question.winner),
+        lambda: answers_chart(question.labels, counts, question.winner),
         height=320,
         alt=f"Bar chart of the class's answers: {_counts_alt(question.labels, counts)}",
     )
