@@ -122,19 +122,27 @@ def dialogs(page: Page) -> list[str]:
 
 
 @pytest.fixture
-def app(page: Page, streamlit_server: Server, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """The app's first page in a new session, trained sample shown; a screenshot afterwards.
+def blank_page(page: Page, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A new browser context's page, not yet on the app, for a test whose first step opens
+    an address of its own (each goto is a new session, so `app`'s first page would only
+    be thrown away); its script runs watched; a screenshot afterwards.
 
     The screenshot goes to artifacts/browser/<test name>.png, passed or failed.
     """
     page.set_default_timeout(IDLE_SECONDS * 1000)
     ScriptRuns.watch(page)
-    page.goto(streamlit_server.url)
-    wait_until_idle(page)
-    expect(sidebar_tokenizer_input(page)).to_have_value(SAMPLE_TOKENIZER)
     yield page
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{request.node.originalname}.png"), full_page=True)
+
+
+@pytest.fixture
+def app(blank_page: Page, streamlit_server: Server) -> Page:
+    """The app's first page in a new session, trained sample shown; a screenshot afterwards."""
+    blank_page.goto(streamlit_server.url)
+    wait_until_idle(blank_page)
+    expect(sidebar_tokenizer_input(blank_page)).to_have_value(SAMPLE_TOKENIZER)
+    return blank_page
 
 
 # --- helpers the journeys share ----------------------------------------------------------
@@ -159,7 +167,10 @@ class ScriptRuns:
 
     @classmethod
     def watch(cls, page: Page) -> ScriptRuns:
-        """Start watching a page's websockets; call before the page opens the app."""
+        """Start watching a page's websockets; call before the page opens the app. A page
+        already watched keeps its watcher."""
+        if (known := _WATCHED.get(page)) is not None:
+            return known
         runs = cls()
         page.on("websocket", runs._attach)
         _WATCHED[page] = runs

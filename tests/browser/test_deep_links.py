@@ -18,6 +18,7 @@ from scripts.app_server import Server, start_server, stop_server
 from tests.browser.conftest import (
     SAMPLE_TOKENIZER,
     VIEWPORT,
+    ScriptRuns,
     main_area,
     sidebar_tokenizer_input,
     wait_until_idle,
@@ -46,6 +47,7 @@ def fresh_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ser
 def open_page(browser: Browser, url: str) -> Page:
     page = browser.new_context(viewport=VIEWPORT).new_page()
     page.set_default_timeout(60_000)
+    ScriptRuns.watch(page)  # its reruns seen on the websocket: a short quiet period will do
     page.goto(url)
     wait_until_idle(page)
     return page

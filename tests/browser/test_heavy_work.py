@@ -19,6 +19,7 @@ from tests.browser.conftest import (
     IDLE_SECONDS,
     SAMPLE_TOKENIZER,
     VIEWPORT,
+    ScriptRuns,
     choose_radio,
     go_to,
     keyed,
@@ -116,6 +117,7 @@ def test_a_closed_browser_ends_its_training(
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(IDLE_SECONDS * 1000)
+    ScriptRuns.watch(page)  # its reruns seen on the websocket: a short quiet period will do
     page.goto(streamlit_server.url)
     wait_until_idle(page)
     pid = start_heavy_training(page, streamlit_server, heavy_corpus(tmp_path, seed=2))

@@ -64,7 +64,8 @@ PHONE = {"width": 390, "height": 844}
 
 
 def open_page(app: Page, server: Server, path: str, viewport: dict[str, int]) -> Page:
-    """Open a page of the app by its address (a new session) at this screen size."""
+    """Open a page of the app by its address (a new session) at this screen size; the
+    tests give it a `blank_page`, as `app`'s first page would only be thrown away."""
     app.set_viewport_size(viewport)
     app.goto(f"{server.url}{path}")
     app.locator('[data-testid="stMain"] h1').first.wait_for()
@@ -89,9 +90,9 @@ def font_px(locator: Locator) -> float:
 
 
 def test_the_presenter_view_shows_a_whole_step_on_one_projector_screen(
-    app: Page, streamlit_server: Server
+    blank_page: Page, streamlit_server: Server
 ) -> None:
-    open_page(app, streamlit_server, "animate?present=1&animate_step=2", PROJECTOR)
+    app = open_page(blank_page, streamlit_server, "animate?present=1&animate_step=2", PROJECTOR)
     main = main_area(app)
     expect(keyed(app, "sidebar_present").get_by_role("switch")).to_be_checked()
     passages = main.locator(".bpe")
@@ -132,16 +133,18 @@ def test_the_presenter_toggle_keeps_the_passage_the_user_typed(app: Page) -> Non
 
 @pytest.mark.parametrize("path", ["animate?animate_step=2", "tokens"])
 def test_on_a_phone_the_coloured_text_starts_on_the_first_screen(
-    app: Page, streamlit_server: Server, path: str
+    blank_page: Page, streamlit_server: Server, path: str
 ) -> None:
-    open_page(app, streamlit_server, path, PHONE)
+    app = open_page(blank_page, streamlit_server, path, PHONE)
     first_token = main_area(app).locator(".bpe > span").first
     assert box(first_token)["y"] < PHONE["height"]
     assert app.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def test_on_a_phone_the_step_buttons_share_one_row(app: Page, streamlit_server: Server) -> None:
-    open_page(app, streamlit_server, "animate?animate_step=2", PHONE)
+def test_on_a_phone_the_step_buttons_share_one_row(
+    blank_page: Page, streamlit_server: Server
+) -> None:
+    app = open_page(blank_page, streamlit_server, "animate?animate_step=2", PHONE)
     tops = {
         round(box(keyed(app, key).get_by_role("button"))["y"])
         for key in ("animate_play", "animate_back", "animate_next")

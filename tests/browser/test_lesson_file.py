@@ -16,7 +16,13 @@ from explorer import train
 from explorer.training.corpus import count_chunks
 from scripts.app_server import Server
 from scripts.make_lesson import SAMPLE_LESSON
-from tests.browser.conftest import IDLE_SECONDS, keyed, main_area, wait_until_idle
+from tests.browser.conftest import (
+    IDLE_SECONDS,
+    ScriptRuns,
+    keyed,
+    main_area,
+    wait_until_idle,
+)
 from tests.browser.test_accessibility import BLOCKING, axe_violations, report
 from ui.animate.animation import narration
 from ui.animate.lesson.page import lesson_html
@@ -184,6 +190,7 @@ def test_animate_downloads_a_lesson_that_plays_offline(
     page: Page, streamlit_server: Server, tmp_path: Path
 ) -> None:
     page.set_default_timeout(IDLE_SECONDS * 1000)
+    ScriptRuns.watch(page)  # its reruns seen on the websocket: a short quiet period will do
     page.goto(f"{streamlit_server.url}animate?sample=aaabdaaabac&vocab=259&pattern=none")
     wait_until_idle(page)
     main_area(page).get_by_text("Lesson file: these steps").click()

@@ -21,6 +21,7 @@ from scripts.app_server import Server
 from tests.browser.conftest import (
     IDLE_SECONDS,
     VIEWPORT,
+    ScriptRuns,
     choose_radio,
     click_train,
     go_to,
@@ -63,6 +64,7 @@ def second_visitor(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(IDLE_SECONDS * 1000)
+    ScriptRuns.watch(page)  # its reruns seen on the websocket: a short quiet period will do
     yield page, requests_of(page)
     context.close()
 

@@ -63,8 +63,10 @@ def score(page: Page) -> Locator:
     return panel(page).get_by_text("Score:").locator("xpath=..")
 
 
-def test_the_table_counts_the_pairs_of_each_step(app: Page, streamlit_server: Server) -> None:
-    page = open_animate(app, streamlit_server)
+def test_the_table_counts_the_pairs_of_each_step(
+    blank_page: Page, streamlit_server: Server
+) -> None:
+    page = open_animate(blank_page, streamlit_server)
     expect(panel(page)).to_contain_text("Pairs before the first merge · all 6 pairs")
     rows = table_rows(page)
     assert rows[0] == ["1", "('a', 'a')", "4", "1", "next → id 256"]
@@ -86,8 +88,8 @@ def test_the_table_counts_the_pairs_of_each_step(app: Page, streamlit_server: Se
     expect(panel(page)).to_contain_text("the 2 most frequent of 6 pairs")
 
 
-def test_the_quiz_with_the_mouse(app: Page, streamlit_server: Server) -> None:
-    page = open_animate(app, streamlit_server)
+def test_the_quiz_with_the_mouse(blank_page: Page, streamlit_server: Server) -> None:
+    page = open_animate(blank_page, streamlit_server)
     turn_quiz_on(page)
     expect(panel(page).locator("table.pt")).to_have_count(0)
     expect(panel(page)).to_contain_text("Which pair does merge 1 fuse into token 256?")
@@ -113,8 +115,8 @@ def test_the_quiz_with_the_mouse(app: Page, streamlit_server: Server) -> None:
     expect(score(page)).to_have_text("Score: No answers yet")
 
 
-def test_the_quiz_with_the_keyboard(app: Page, streamlit_server: Server) -> None:
-    page = open_animate(app, streamlit_server)
+def test_the_quiz_with_the_keyboard(blank_page: Page, streamlit_server: Server) -> None:
+    page = open_animate(blank_page, streamlit_server)
     turn_quiz_on(page)
     narration = main_area(page).locator(".am-narration")
     # → with nothing picked steps on and counts as a skip (focus off the switch first:
@@ -147,8 +149,8 @@ def test_the_quiz_with_the_keyboard(app: Page, streamlit_server: Server) -> None
     expect(score(page)).to_contain_text("of 1 right, 1 skipped")
 
 
-def test_the_quiz_fits_the_presenter_view(app: Page, streamlit_server: Server) -> None:
-    page = open_animate(app, streamlit_server, "&present=1&animate_step=1", PROJECTOR)
+def test_the_quiz_fits_the_presenter_view(blank_page: Page, streamlit_server: Server) -> None:
+    page = open_animate(blank_page, streamlit_server, "&present=1&animate_step=1", PROJECTOR)
     expect(keyed(page, "sidebar_present").get_by_role("switch")).to_be_checked()
     turn_quiz_on(page)
     options = keyed(page, "animate_quiz_pick").locator('[role="radiogroup"] label')
@@ -170,9 +172,9 @@ def test_the_quiz_fits_the_presenter_view(app: Page, streamlit_server: Server) -
 
 
 def test_the_quiz_has_no_serious_accessibility_violation(
-    app: Page, streamlit_server: Server
+    blank_page: Page, streamlit_server: Server
 ) -> None:
-    page = open_animate(app, streamlit_server, viewport={"width": 1440, "height": 900})
+    page = open_animate(blank_page, streamlit_server, viewport={"width": 1440, "height": 900})
     turn_quiz_on(page)
     choose(page, "('a', 'b')")
     reveal(page)  # a wrong answer: the warning's colours too

@@ -7,13 +7,14 @@ import re
 from playwright.sync_api import Page, expect
 
 from scripts.app_server import Server
-from tests.browser.conftest import grid_cells, keyed, main_area, wait_until_idle
+from tests.browser.conftest import ScriptRuns, grid_cells, keyed, main_area, wait_until_idle
 
 AAAB = "sample=aaabdaaabac&vocab=259&pattern=none"
 ROW_PX = 35  # st.dataframe's default row height, the header's too
 
 
 def test_a_click_on_a_cell_chooses_the_rows_token(page: Page, streamlit_server: Server) -> None:
+    ScriptRuns.watch(page)  # its reruns seen on the websocket: a short quiet period will do
     page.goto(f"{streamlit_server.url}vocabulary?{AAAB}")
     wait_until_idle(page)
     main = main_area(page)

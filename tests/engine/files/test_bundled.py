@@ -357,20 +357,17 @@ def test_concurrent_first_loads_parse_a_vocabulary_once(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(bundled, "_verified_bytes", lambda path, sha256: b"")
     monkeypatch.setattr(bundled, "parse_gpt2", slow_parse)
-    bundled._LOADED.clear()
-    try:
-        results: list[object] = []
-        threads = [
-            threading.Thread(target=lambda: results.append(load_bundled("gpt2"))) for _ in range(4)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=10)
-        assert parses == ["gpt2"]
-        assert len(results) == 4 and all(result is results[0] for result in results)
-    finally:
-        bundled._LOADED.clear()  # the fake must not outlive this test
+    monkeypatch.setattr(bundled, "_LOADED", {})  # the fake must not outlive this test
+    results: list[object] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(load_bundled("gpt2"))) for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert parses == ["gpt2"]
+    assert len(results) == 4 and all(result is results[0] for result in results)
 
 
 # --- text that is not valid Unicode: tiktoken's rule -------------------------------------
@@ -384,15 +381,21 @@ SURROGATE_TEXTS = [
 ]
 
 
-@pytest.mark.parametrize("text", SURROGATE_TEXTS)
-def test_surrogates_encode_as_tiktoken_does(text: str) -> None:
+@pytest.fixture(scope="module")
+def o200k_reference() -> tiktoken.Encoding:
+    """tiktoken on OpenAI's own o200k_base file (../shared), read once for every text."""
     reference = shared_path("reference", "openai", "o200k_base.tiktoken")
-    encoding = tiktoken.Encoding(
+    return tiktoken.Encoding(
         name="o200k_base_reference",
         pat_str=bundled.O200K_PATTERN,
         mergeable_ranks=load_tiktoken_bpe(str(reference)),
         special_tokens=bundled.BUNDLED["o200k_base"].special_tokens,
     )
+
+
+@pytest.mark.parametrize("text", SURROGATE_TEXTS)
+def test_surrogates_encode_as_tiktoken_does(text: str, o200k_reference: tiktoken.Encoding) -> None:
+    encoding = o200k_reference
     tokenizer = load_bundled("o200k_base")
     ids = tokenizer.encode(text, allowed_special="all")
     assert ids == encoding.encode(text, allowed_special="all")
@@ -413,33 +416,34 @@ def test_training_never_makes_surrogate_bytes() -> None:
 # --- a server's preload: the work in a child process --------------------------------------
 
 
-def test_a_vocabulary_loaded_in_a_child_is_the_one_loaded_here() -> None:
+# subtle: these tests load into an empty cache of their own (monkeypatch), and the
+# process's cache comes back afterwards; clearing it made every later test of the worker
+# load GPT-2, cl100k_base and o200k_base again (~5 s of CPU)
+
+
+def test_a_vocabulary_loaded_in_a_child_is_the_one_loaded_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bundled, "_LOADED", {})
+    from_child = bundled.load_bundled_in_a_child("gpt2")
+    assert bundled.load_bundled("gpt2") is from_child  # kept: later callers share it
     bundled._LOADED.clear()
-    try:
-        from_child = bundled.load_bundled_in_a_child("gpt2")
-        assert bundled.load_bundled("gpt2") is from_child  # kept: later callers share it
-        bundled._LOADED.clear()
-        here = load_bundled("gpt2")
-        assert here is not from_child
-        assert from_child.merges == here.merges and from_child.vocab == here.vocab
-        assert from_child.special_tokens == here.special_tokens
-        text = "Hello, world! 12345 <|endoftext|> naïve 日本語"
-        assert from_child.encode(text, allowed_special="all") == here.encode(
-            text, allowed_special="all"
-        )
-    finally:
-        bundled._LOADED.clear()
+    here = load_bundled("gpt2")
+    assert here is not from_child
+    assert from_child.merges == here.merges and from_child.vocab == here.vocab
+    assert from_child.special_tokens == here.special_tokens
+    text = "Hello, world! 12345 <|endoftext|> naïve 日本語"
+    assert from_child.encode(text, allowed_special="all") == here.encode(
+        text, allowed_special="all"
+    )
 
 
 def test_a_child_that_fails_leaves_the_load_to_this_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(bundled, "_CHILD", "raise SystemExit(3)")
-    bundled._LOADED.clear()
-    try:
-        assert bundled._load_in_a_child("gpt2") is None
-        assert len(bundled.load_bundled_in_a_child("gpt2").merges) == 50_000
-        with pytest.raises(BundledError, match="no bundled vocabulary 'gpt5'"):
-            bundled.load_bundled_in_a_child("gpt5")
-    finally:
-        bundled._LOADED.clear()
+    monkeypatch.setattr(bundled, "_LOADED", {})
+    assert bundled._load_in_a_child("gpt2") is None
+    assert len(bundled.load_bundled_in_a_child("gpt2").merges) == 50_000
+    with pytest.raises(BundledError, match="no bundled vocabulary 'gpt5'"):
+        bundled.load_bundled_in_a_child("gpt5")
