@@ -44,6 +44,10 @@ QUIET_SECONDS = 1.0  # no script running for this long: Streamlit has settled
 # With the page's websocket watched (ScriptRuns), a rerun asked for is seen as it is sent,
 # so the quiet period only has to outlast a frame's trip, not guess at one
 WATCHED_QUIET_SECONDS = 0.3
+# a test's own screenshots when it passed too (for looking at pages by hand): each is
+# 0.1-0.7 s of a worker's time, and CI reads only a failure's
+EVERY_SCREENSHOT = os.environ.get("BPE_EXPLORER_TEST_SCREENSHOTS") == "1"
+CALL_FAILED = pytest.StashKey[bool]()
 SAMPLE_TOKENIZER = "Shakespeare · gpt4 · 2k"  # the tokenizer every new session opens on
 expect.set_options(timeout=20_000)  # a loaded 2-core machine can take more than the 5 s default
 
@@ -83,6 +87,8 @@ def streamlit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """A failed browser test shows the end of the server's log."""
     report = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed  # blank_page's screenshot reads it
     server = getattr(item, "funcargs", {}).get("streamlit_server")
     if report.failed and isinstance(server, Server) and server.log.exists():
         report.sections.append(("streamlit server log (tail)", server.log_tail()))
@@ -125,20 +131,23 @@ def dialogs(page: Page) -> list[str]:
 def blank_page(page: Page, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A new browser context's page, not yet on the app, for a test whose first step opens
     an address of its own (each goto is a new session, so `app`'s first page would only
-    be thrown away); its script runs watched; a screenshot afterwards.
+    be thrown away); its script runs watched; a screenshot if it failed.
 
-    The screenshot goes to artifacts/browser/<test name>.png, passed or failed.
+    The screenshot goes to artifacts/browser/<test name>.png (passed ones too with
+    BPE_EXPLORER_TEST_SCREENSHOTS=1).
     """
     page.set_default_timeout(IDLE_SECONDS * 1000)
     ScriptRuns.watch(page)
     yield page
+    if not (EVERY_SCREENSHOT or request.node.stash.get(CALL_FAILED, True)):
+        return
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{request.node.originalname}.png"), full_page=True)
 
 
 @pytest.fixture
 def app(blank_page: Page, streamlit_server: Server) -> Page:
-    """The app's first page in a new session, trained sample shown; a screenshot afterwards."""
+    """The app's first page in a new session, trained sample shown; a screenshot if it failed."""
     blank_page.goto(streamlit_server.url)
     wait_until_idle(blank_page)
     expect(sidebar_tokenizer_input(blank_page)).to_have_value(SAMPLE_TOKENIZER)
