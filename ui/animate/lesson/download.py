@@ -11,6 +11,7 @@ from ui.animate.lesson.page import lesson_html
 from ui.animate.lesson.steps import DEFAULT_LESSON_STEPS, MAX_LESSON_STEPS
 from ui.animate.pair_table import tables as pair_tables
 from ui.session import state as keys
+from ui.session.lru import SharedLru
 from ui.session.run_spec import file_stem
 from ui.session.runs import Run, texts_of
 from ui.views.formatting import markdown_text
@@ -26,6 +27,25 @@ ABOUT = (
 def lesson_file_name(run: Run, steps: int) -> str:
     """`shakespeare-gpt4-2k-lesson-30.html`: the run's name in safe characters."""
     return f"{file_stem(run.spec)}-lesson-{steps}.html"
+
+
+# what the passage check found, per run and passage: a class's followers rerun this page
+# at every step of the teacher's, and the check (an encode) was ~5 % of each such rerun
+_passage_checks = SharedLru(64, 16 * 2**20)
+
+
+def passage_problem(run: Run, passage: str) -> str:
+    """Why the passage cannot be encoded by this run's tokenizer, or "" when it can; one
+    encode per run and passage, shared by the sessions that show it."""
+
+    def check() -> str:
+        try:
+            run.tokenizer.at_vocab_size(256).encode(passage, allowed_special="all")
+        except ValueError as exc:
+            return str(exc) or type(exc).__name__
+        return ""
+
+    return _passage_checks.get_or_make((run.key, passage), check, lambda _: len(passage))
 
 
 def lesson_builder(run: Run, history: MergeHistory, passage: str, steps: int):
@@ -64,11 +84,10 @@ def lesson_download(run: Run, passage: str) -> None:
         if not passage:
             st.info("The passage is empty: type a text in the Passage box above.")
             return
-        try:
-            run.tokenizer.at_vocab_size(256).encode(passage, allowed_special="all")
-        except ValueError as exc:
+        problem = passage_problem(run, passage)
+        if problem:
             st.error(
-                f"This passage could not be encoded: {markdown_text(str(exc))}. Edit the passage "
+                f"This passage could not be encoded: {markdown_text(problem)}. Edit the passage "
                 "above."
             )
             return
