@@ -133,17 +133,11 @@ def open_page(page: Page, url: str) -> Page:
     return page
 
 
-def click(page: Page, key: str) -> None:
-    """Press a button on the teacher's page (or one not in the class yet) and wait."""
-    keyed(page, key).get_by_role("button").click()
-    wait_until_idle(page)
-
-
 def press(page: Page, key: str) -> None:
-    """Press a button on a student's page; the caller waits for what it shows.
+    """Press a button; the caller waits for what it shows.
 
-    subtle: a student's page checks the class every 0.5 s, so on a loaded machine it may
-    never be quiet for wait_until_idle's 0.3 s; expect() waits for the outcome instead.
+    subtle: not wait_until_idle: a student's page checks the class every 0.5 s and the
+    teacher's counts every 1-2 s, so a loaded machine may leave them no quiet 0.3 s.
     """
     keyed(page, key).get_by_role("button").click()
 
@@ -185,8 +179,9 @@ def room(browser: Browser, served: Served) -> Iterator[Room]:
     teacher_ids = WidgetIds(teacher)  # on before the page opens its websocket
     open_page(teacher, f"{base}animate")
     teacher.get_by_text("Class: join with a code, or teach").click()
-    click(teacher, keys.CLASS_START)
+    press(teacher, keys.CLASS_START)
     card = keyed(teacher, keys.CLASS_CARD)
+    expect(card.locator("img.class-qr")).to_be_visible()
     code = card.locator(".class-code").inner_text().strip()
     link = str(card.get_by_role("link").get_attribute("href"))
     qr_text = decode_qr(card.locator("img.class-qr"))
@@ -227,7 +222,7 @@ def answer(page: Page, option: int) -> None:
 
 def toggle(page: Page, key: str) -> None:
     keyed(page, key).locator("label").click()
-    wait_until_idle(page)
+    expect(keyed(page, key).get_by_role("switch")).to_be_checked()
 
 
 def class_step(room: Room) -> int:
@@ -247,8 +242,9 @@ def test_students_join_by_link_and_code_and_follow_steps_and_play(room: Room) ->
     expect(bo.locator("svg[onload]")).to_have_count(0)  # the nickname is text, not an element
     expect(sees(ada, f"as {MARKDOWN_NAME}")).to_be_visible()  # the stars shown, not bold
 
-    for _ in range(2):
-        click(teacher, keys.ANIMATE_NEXT)
+    for step in (1, 2):
+        press(teacher, keys.ANIMATE_NEXT)
+        shows_step(teacher, step)
     for page in room.students:
         shows_step(page, 2)
     play = keyed(teacher, keys.ANIMATE_PLAY).get_by_role("button")
@@ -258,15 +254,17 @@ def test_students_join_by_link_and_code_and_follow_steps_and_play(room: Room) ->
             break
         teacher.wait_for_timeout(100)
     play.click()  # Pause
-    wait_until_idle(teacher)
-    step = class_step(room)
+    expect(play).to_contain_text("Play")
+    slider = keyed(teacher, keys.ANIMATE_STEP).get_by_role("slider")  # back when paused
+    expect(slider).to_be_visible()
+    step = int(slider.input_value())
     assert step >= 4  # two steps or more played
     for page in [teacher, *room.students]:
         shows_step(page, step)
 
     press(bo, keys.CLASS_STEP_AWAY)
     expect(sees(bo, "You stepped away")).to_be_visible()
-    click(teacher, keys.ANIMATE_NEXT)
+    press(teacher, keys.ANIMATE_NEXT)
     shows_step(ada, step + 1)
     shows_step(cy, step + 1)
     shows_step(bo, step)  # their own step while away
@@ -278,7 +276,7 @@ def test_students_join_by_link_and_code_and_follow_steps_and_play(room: Room) ->
 
 def test_a_question_is_counted_live_revealed_and_scored(room: Room) -> None:
     teacher, ada, bo, cy = room.teacher, room.ada, room.bo, room.cy
-    click(teacher, keys.CLASS_ASK)
+    press(teacher, keys.CLASS_ASK)
     expect(sees(teacher, "Answered: 0 of 3 students")).to_be_visible()
     question = room.served.the_class()["question"]
     winner, options = int(question["winner"]), len(question["labels"])
@@ -291,10 +289,10 @@ def test_a_question_is_counted_live_revealed_and_scored(room: Room) -> None:
     expect(sees(teacher, "Answered: 2 of 3 students")).to_be_visible()
     toggle(teacher, keys.CLASS_CHART)
     expect(main_area(teacher).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
-    assert_accessible(teacher, "the teacher's card and open question, answers shown")
+    assert_accessible(teacher, "the teacher's card and open question, answers shown", quiet=False)
     assert_accessible(cy, "a phone following, the question open", quiet=False)
 
-    click(teacher, keys.CLASS_REVEAL)
+    press(teacher, keys.CLASS_REVEAL)
     expect(sees(ada, "Right!")).to_be_visible()
     expect(main_area(bo).locator('[data-testid="stAlertContentWarning"]')).to_be_visible()
     expect(sees(cy, "You did not answer")).to_be_visible()
@@ -342,7 +340,7 @@ async def sent(client: StreamlitClient, message: Any) -> ScriptRun:
 
 def test_a_student_cannot_drive_the_class(room: Room) -> None:
     teacher, ada = room.teacher, room.ada
-    click(teacher, keys.CLASS_ASK)  # the second question, at the teacher's step
+    press(teacher, keys.CLASS_ASK)  # the second question, at the teacher's step
     expect(sees(teacher, "Answered: 0 of 3 students")).to_be_visible()
     before = room.served.the_class()
     step = int(before["place"]["step"])
@@ -393,7 +391,8 @@ def test_a_restart_mid_question_brings_the_class_back(room: Room) -> None:
     teacher, ada, bo, cy = room.teacher, room.ada, room.bo, room.cy
     question = room.served.the_class()["question"]
     if question is None or question["revealed"]:  # run alone: the question is its own
-        click(teacher, keys.CLASS_ASK)
+        press(teacher, keys.CLASS_ASK)
+        expect(sees(teacher, "Answered: 0 of 3 students")).to_be_visible()
         question = room.served.the_class()["question"]
     answer(ada, int(question["winner"]))
     expect(sees(teacher, "Answered: 1 of 3 students")).to_be_visible()
@@ -410,10 +409,10 @@ def test_a_restart_mid_question_brings_the_class_back(room: Room) -> None:
     secret.fill(kept)
     secret.press("Enter")
     wait_until_idle(teacher)
-    click(teacher, keys.CLASS_TAKE_BACK_GO)
+    press(teacher, keys.CLASS_TAKE_BACK_GO)
     expect(teacher.get_by_text(f"Teaching class {room.code}")).to_be_visible()
     expect(sees(teacher, "Answered: 1 of 3 students")).to_be_visible()  # answers and seats kept
-    click(teacher, keys.CLASS_REVEAL)
+    press(teacher, keys.CLASS_REVEAL)
     expect(sees(ada, "Right!")).to_be_visible()  # her answer from before the restart
     for page in (bo, cy):
         expect(sees(page, "You did not answer")).to_be_visible()
