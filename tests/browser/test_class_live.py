@@ -11,7 +11,8 @@ same port and runs folder mid-question: the students' open pages rejoin by thems
 teacher takes the class back with the key, and the reveal reaches everyone.
 
 One server for the module (its own runs folder: the class's snapshot is read from there
-to see the class's state); the tests run in order on one class.
+to see the class's state); the tests run in order on one class, so tests/conftest.py
+keeps this file on one xdist worker (TOGETHER).
 """
 
 from __future__ import annotations
