@@ -228,6 +228,11 @@ def toggle(page: Page, key: str) -> None:
     expect(keyed(page, key).get_by_role("switch")).to_be_checked()
 
 
+def stage_words(page: Page) -> str:
+    """Animate's merge, narration and passages as one line of words."""
+    return " ".join(keyed(page, keys.ANIMATE_STAGE).inner_text().split())
+
+
 def class_step(room: Room) -> int:
     return int(room.served.the_class()["place"]["step"])
 
@@ -262,8 +267,11 @@ def test_students_join_by_link_and_code_and_follow_steps_and_play(room: Room) ->
     expect(slider).to_be_visible()
     step = int(slider.input_value())
     assert step >= 3  # played on from step 2
-    for page in [teacher, *room.students]:
+    shows_step(teacher, step)
+    on_screen = stage_words(teacher)
+    for page in room.students:  # the merge, narration and passage the teacher has
         shows_step(page, step)
+        assert stage_words(page) == on_screen
 
     press(bo, keys.CLASS_STEP_AWAY)
     expect(sees(bo, "You stepped away")).to_be_visible()
