@@ -83,14 +83,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(log: Path, env: dict[str, str] | None = None, *, run_sh: bool = False) -> Server:
+def start_server(
+    log: Path, env: dict[str, str] | None = None, *, run_sh: bool = False, port: int | None = None
+) -> Server:
     """Start the app on a free port and wait for /_stcore/health; if it never answers,
     RuntimeError with the server's log. `env` adds to (or overrides) the environment.
 
     `run_sh`: start it as scripts/run.sh does (its .venv, its environment) instead of
     `python -m streamlit run streamlit_app.py` with this Python, as hosting platforms do.
+    `port`: this one instead of a free one (a restart where open pages reconnect).
     """
-    port = free_port()
+    port = port or free_port()
     if run_sh:  # run.sh ends in `exec`: the process is the server's, to time and to stop
         command = ["bash", str(ROOT / "scripts" / "run.sh")]
     else:

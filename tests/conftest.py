@@ -70,6 +70,7 @@ BROWSER = "tests/browser/"
 # worker is left with one of them at the end while the other has finished; a test not
 # listed here still runs, after these
 LONGEST_FIRST = (
+    "tests/browser/test_class_live.py",
     "tests/browser/test_concurrency.py",
     "tests/browser/test_persistence.py",
     "tests/browser/test_classroom.py::test_the_pages_follow_a_second_run",
@@ -101,7 +102,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         _ordered = False
 
         def _split_scope(self, nodeid: str) -> str:
-            return nodeid if nodeid.startswith(BROWSER) else super()._split_scope(nodeid)
+            return nodeid if _alone(nodeid) else super()._split_scope(nodeid)
 
         def _assign_work_unit(self, node: Any) -> None:
             if not self._ordered:  # the queue is complete before the first unit is handed out
@@ -112,6 +113,16 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             super()._assign_work_unit(node)
 
     return LongestFirst(config, log)
+
+
+# browser files whose tests share one class on a module's server, in order: one unit
+TOGETHER = ("tests/browser/test_class_live.py",)
+
+
+def _alone(nodeid: str) -> bool:
+    """Whether a test is a scheduling unit of its own (a browser test, unless its file
+    keeps its tests together)."""
+    return nodeid.startswith(BROWSER) and not nodeid.startswith(TOGETHER)
 
 
 def _rank(scope: str, tests: dict[str, bool]) -> tuple[int, int]:
