@@ -57,6 +57,9 @@ MAX_STUDENTS = 120
 MAX_OPTIONS = 20
 MAX_LABEL = 200
 IDLE_SECONDS = 3 * 3600
+# a full server lets a new class take the place of one nobody has joined for this long:
+# otherwise anyone could start every class the server takes and keep real teachers out
+EMPTY_SECONDS = 10 * 60
 
 log = logging.getLogger(__name__)
 
@@ -122,10 +125,13 @@ class ClassStore:
 
     def start(self, run_key: str, run_name: str, place: Place | None = None) -> Teacher:
         """A new class on a run (by its run-store key); ClassError when the server has
-        as many classes as it takes."""
+        as many classes as it takes and each has students or was started lately (a class
+        no student joined in EMPTY_SECONDS gives its place up)."""
         secret = codes.new_secret()
         with self._lock:
             self._purge()
+            if len(self._classes) >= self.max_classes:
+                self._give_up_an_empty_class()
             if len(self._classes) >= self.max_classes:
                 raise ClassError(
                     f"this server already runs {len(self._classes)} classes, as many as it "
@@ -301,6 +307,18 @@ class ClassStore:
             del self._classes[code]
         if ended:
             self._save()
+
+    def _give_up_an_empty_class(self) -> None:
+        """The longest idle class without students, idle EMPTY_SECONDS or more, ends."""
+        empty = [
+            room
+            for room in self._classes.values()
+            if not room.students and self._clock() - room.last_active >= EMPTY_SECONDS
+        ]
+        if empty:
+            room = min(empty, key=lambda room: room.last_active)
+            log.info("class %s ended: no student, and the server was full", room.code)
+            del self._classes[room.code]
 
     def _touch(self, room: ClassRecord) -> None:
         """A change everyone should see: a new version, and the snapshot written."""

@@ -11,7 +11,13 @@ import pytest
 
 from ui.classroom import codes
 from ui.classroom.model import Place
-from ui.classroom.store import IDLE_SECONDS, ClassError, ClassStore, NotTeacher
+from ui.classroom.store import (
+    EMPTY_SECONDS,
+    IDLE_SECONDS,
+    ClassError,
+    ClassStore,
+    NotTeacher,
+)
 
 RUN = "0123456789abcdef"
 
@@ -45,6 +51,25 @@ def test_the_store_is_bounded() -> None:
     assert store.join(first.code, "", seats[0].seat) == seats[0]  # a known seat comes back
     store.end(first.code, first.secret)
     store.start(RUN, "r")  # room again
+
+
+def test_a_full_server_lets_a_class_nobody_joined_give_way() -> None:
+    """Whoever starts every class the server takes cannot keep a teacher out for long."""
+    clock = Clock()
+    store = ClassStore(max_classes=3, clock=clock)
+    taught = store.start(RUN, "taught")
+    store.join(taught.code, "Ada")
+    squatters = [store.start(RUN, "empty"), store.start(RUN, "empty")]
+    clock.now += EMPTY_SECONDS - 1
+    with pytest.raises(ClassError, match="as many as it takes"):
+        store.start(RUN, "r")  # the empty ones are still new
+    clock.now += 1
+    store.start(RUN, "r")
+    store.start(RUN, "r")
+    assert store.view(taught.code) is not None  # a class with a student stays
+    assert [store.view(s.code) for s in squatters] == [None, None]
+    with pytest.raises(ClassError, match="as many as it takes"):
+        store.start(RUN, "r")
 
 
 def test_anonymous_students_are_numbered() -> None:
