@@ -170,6 +170,7 @@ def profile_steps(shared: Path, steps: int, logs: Path) -> dict[str, Any]:
                     shown.append(click_and_time(page, next_button, [mark])["step"] * 1000)
                     wait_until_idle(page, quiet_seconds=0.5)
                 profile = cdp.send("Profiler.stop")["profile"]
+                (logs / "profile.cpuprofile").write_text(json.dumps(profile))
                 browser.stop_tracing()
         finally:
             browser.close()
@@ -192,9 +193,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the shared folder")
     parser.add_argument("--steps", type=int, default=10, help="next-step clicks profiled")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="a folder to keep the trace and the profile in (DevTools opens both)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="step_profile-") as logs:
-        print(json.dumps(profile_steps(args.shared, args.steps, Path(logs)), indent=1))
+        kept = args.keep or Path(logs)
+        kept.mkdir(parents=True, exist_ok=True)
+        print(json.dumps(profile_steps(args.shared, args.steps, kept), indent=1))
 
 
 if __name__ == "__main__":
