@@ -43,7 +43,8 @@ from explorer.html.token_cards import token_title as token_title  # where it alw
 # nor in innerText) until the token is hovered or focused. Its text is a rule per distinct
 # token of the rendering (`.bpe7 .k261::after{content:"..."}`), and the description a
 # screen reader reads is one hidden element per distinct token, so a token that occurs a
-# hundred times carries a class and an id reference, not a hundred copies of its card.
+# hundred times carries a class and an id reference, not a hundred copies of its card
+# (explorer.html.token_cards; renderings on one screen may share one block of cards).
 # Lines break between words, never inside one ("pa|ir"): the spans give the browser no
 # break opportunity between tokens, and visible whitespace (·) leaves none between words
 # either, so a <wbr> marks each place next to whitespace; overflow-wrap:anywhere then only
