@@ -82,7 +82,8 @@ def token_views(app: AppTest) -> list[str]:
 
 def spelled(view: str) -> str:
     """The text a coloured passage spells out, as a reader sees it (hover cards left out)."""
-    without_cards = re.sub(r"<div hidden>.*?</div>", "", view)  # the cards' descriptions
+    # the cards' descriptions (a card's lines end in newlines)
+    without_cards = re.sub(r"<div hidden>.*?</div>", "", view, flags=re.S)
     return html.unescape("".join(re.findall(r">([^<]*)</span>", without_cards)))
 
 

@@ -13,7 +13,6 @@ import functools
 import html
 import itertools
 import re
-import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -30,11 +29,12 @@ from explorer.html.render import (
     TEXT_COLOR,
     TEXT_COLOR_DARK,
     RenderError,
-    display_pieces,
     render_token,
     token_colors,
 )
 from explorer.html.scheme import declare, light_dark
+from explorer.html.token_cards import block_name, card, card_rules, descriptions, text_html
+from explorer.html.token_cards import token_title as token_title  # where it always was
 
 # One rule set per page is enough: class names depend only on the colour, so several
 # renderings on one page never disagree. Tokens are the div's children: a faint edge and a
@@ -43,7 +43,8 @@ from explorer.html.scheme import declare, light_dark
 # nor in innerText) until the token is hovered or focused. Its text is a rule per distinct
 # token of the rendering (`.bpe7 .k261::after{content:"..."}`), and the description a
 # screen reader reads is one hidden element per distinct token, so a token that occurs a
-# hundred times carries a class and an id reference, not a hundred copies of its card.
+# hundred times carries a class and an id reference, not a hundred copies of its card
+# (explorer.html.token_cards; renderings on one screen may share one block of cards).
 # Lines break between words, never inside one ("pa|ir"): the spans give the browser no
 # break opportunity between tokens, and visible whitespace (·) leaves none between words
 # either, so a <wbr> marks each place next to whitespace; overflow-wrap:anywhere then only
@@ -96,6 +97,7 @@ def tokens_to_html(
     num_merges: int | None = None,
     titles: bool = True,
     byte_symbols: bool = False,
+    cards: str | None = None,
 ) -> str:
     """Tokens inline as coloured spans, each with a details card; all token text is escaped.
 
@@ -106,17 +108,22 @@ def tokens_to_html(
     Hovering, focusing (Tab) or tapping a token opens its card: token_title's text, also
     its accessible description. Each distinct token's card is written once (a CSS rule
     and a hidden description), whatever the number of times it occurs; titles=False
-    leaves the cards out.
+    leaves the cards out. cards="name" leaves them to one block shared by every rendering
+    on the screen drawn with that name (explorer.html.token_cards.shared_cards_html):
+    each token is described by `name-<id>` and carded by the rule for `.name .k<id>`.
 
     >>> page = tokens_to_html(Tokenizer(), list(b"<b>"))
     >>> "<b>" in page, '<span class="c-8dd3c7 k60" tabindex="0" aria-describedby=' in page
     (False, True)
     >>> print(tokens_to_html(Tokenizer(), [0xD9], titles=False).split("</style>")[1])
     <div class="bpe"><span class="c-fccde5"><bdi dir="ltr">&lt;0xD9&gt;</bdi></span></div>
+    >>> shared = tokens_to_html(Tokenizer(), [97], cards="am")
+    >>> shared.split("</style>")[1].replace(' tabindex="0"', "")
+    '<div class="bpe am"><span class="c-fccde5 k97" aria-describedby="am-97">a</span></div>'
     """
     colors = token_colors(tokenizer, ids, color_by=color_by, palette=palette, num_merges=num_merges)
     marked = _positions(highlight, len(ids))
-    rendering = f"bpe{next(_RENDERINGS)}"
+    rendering = f"bpe{next(_RENDERINGS)}" if cards is None else block_name(cards)
     # subtle: a passage repeats a few hundred distinct tokens, so each one's HTML around
     # its outline is built once; an Animate step draws two passages, and this loop was
     # most of a step's HTML work
@@ -133,9 +140,9 @@ def tokens_to_html(
         break_next = piece.break_after
         parts.append(f"{piece.head} h{piece.rest}" if index in marked else piece.whole)
     parts.append("</div>")
-    cards = [(token, _card(tokenizer, token)) for token in pieces] if titles else []
-    parts[0] = _style_block(colors, _card_rules(rendering, cards))
-    parts.append(_descriptions(rendering, cards))
+    own = [(token, card(tokenizer, token)) for token in pieces] if titles and cards is None else []
+    parts[0] = _style_block(colors, card_rules(rendering, own))
+    parts.append(descriptions(rendering, own))
     return "".join(parts)
 
 
@@ -219,164 +226,7 @@ def _shown_text(data: bytes, visible_whitespace: bool, byte_symbols: bool) -> st
     """A token's text as escaped HTML: GPT-2's byte symbols, or the text (hex isolated)."""
     if byte_symbols:
         return html.escape(render_token(data, byte_symbols=True))
-    return _text_html(data, visible_whitespace, keep_layout=True)
-
-
-def _text_html(data: bytes, visible_whitespace: bool, keep_layout: bool) -> str:
-    """render_token's text, escaped, with hex labels isolated so they read left to right.
-
-    >>> _text_html("ـم".encode()[:3], False, False)
-    'ـ<bdi dir="ltr">&lt;0xD9&gt;</bdi>'
-    """
-    return "".join(
-        f'<bdi dir="ltr">{html.escape(piece)}</bdi>' if is_hex else html.escape(piece)
-        for piece, is_hex in display_pieces(data, visible_whitespace, keep_layout)
-    )
-
-
-def token_title(tokenizer: Tokenizer, token: int) -> str:
-    """Plain text describing a token: id, bytes in hex, and how it was made.
-
-    Merges count from 1, as minbpe's log does: merge k creates id 255 + k.
-
-    >>> print(token_title(Tokenizer([(116, 104)]), 256))
-    id 256: 'th'
-    bytes 74 68
-    merge 1: 't' + 'h'
-    >>> print(token_title(Tokenizer(outside_merges={256: b"xyz"}), 256).splitlines()[-1])
-    no merge makes it (outside the merge path)
-    """
-    return "\n".join(
-        "".join(part if isinstance(part, str) else _quoted(part) for part in line)
-        for line in _detail_lines(tokenizer, token)
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Card:
-    """token_title twice: escaped HTML lines (the description a screen reader reads) and
-    the text of a CSS string (what the ::after card shows); right-to-left text isolated
-    in both."""
-
-    html: str
-    css: str
-
-
-def _card(tokenizer: Tokenizer, token: int) -> _Card:
-    """A token's card, from a cache shared by every tokenizer.
-
-    >>> card = _card(Tokenizer([(0xD8, 0xA8)]), 256)
-    >>> card.html.split("<br>")[0]
-    "id 256: <bdi>'ب'</bdi>"
-    >>> card.css.split(" + ")[0]  # isolates: U+2068 first-strong, U+2066 left to right
-    "id 256: \\u2068'ب'\\u2069\\\\a bytes D8 A8\\\\a merge 1: '\\u2066\\\\3c 0xD8\\\\3e \\u2069'"
-    """
-    key = _card_key(tokenizer, token)
-    card = _CARDS.get(key)
-    if card is None:
-        if len(_CARDS) >= _CARD_CACHE_SIZE:
-            _CARDS.clear()
-        lines = _detail_lines(tokenizer, token)
-        card = _CARDS[key] = _Card(
-            "<br>".join("".join(_card_part(part) for part in line) for line in lines),
-            "\\a ".join("".join(_card_css_part(part) for part in line) for line in lines),
-        )
-    return card
-
-
-# subtle: a card is a function of what it shows, so one cache serves every tokenizer;
-# Animate draws the same tokens' cards at every step (a third of a step's server time)
-_CARD_CACHE_SIZE = 1 << 16
-_CARDS: dict[tuple[object, ...], _Card] = {}
-
-
-def _card_key(tokenizer: Tokenizer, token: int) -> tuple[object, ...]:
-    """All a card shows: the id and its bytes, and whether special, a byte or the parents."""
-    if token in tokenizer.special_by_id:
-        return (token, tokenizer.special_by_id[token])
-    if token < 256:
-        return (token, tokenizer.vocab[token])
-    if token in tokenizer.outside_merges:
-        return (token, None, tokenizer.outside_merges[token])
-    left, right = tokenizer.merges[token - 256]
-    return (token, tokenizer.vocab[left], tokenizer.vocab[right])
-
-
-def _card_rules(rendering: str, cards: list[tuple[int, _Card]]) -> str:
-    """One ::after rule per distinct token: `.bpe3 .k97::after{content:"id 97: 'a'..."}`."""
-    return "".join(
-        f'.{rendering} .k{token}::after{{content:"{card.css}"}}' for token, card in cards
-    )
-
-
-def _descriptions(rendering: str, cards: list[tuple[int, _Card]]) -> str:
-    """The cards as hidden elements, one per distinct token, for aria-describedby."""
-    if not cards:
-        return ""
-    spans = "".join(
-        f'<span id="{rendering}-{token}" role="tooltip">{card.html}</span>' for token, card in cards
-    )
-    return f"<div hidden>{spans}</div>"
-
-
-def _card_part(part: str | bytes) -> str:
-    if isinstance(part, str):
-        return html.escape(part)
-    quoted = f"'{_text_html(part, True, False)}'"  # quotes need escaping only in attributes
-    # subtle: in the left-to-right card, "'ب' + 'ت'" would show its two parents swapped
-    return f"<bdi>{quoted}</bdi>" if _has_rtl(part) else quoted
-
-
-def _card_css_part(part: str | bytes) -> str:
-    """_card_part for a CSS string: hex labels and right-to-left text isolated by Unicode
-    isolates (a CSS string holds no markup), every character that could end the string,
-    the rule or the style element escaped.
-
-    >>> _card_css_part('a "b" </style>').split(" ")
-    ['a', '\\\\22', 'b\\\\22', '', '\\\\3c', '/style\\\\3e', '']
-    """
-    if isinstance(part, str):
-        return _css_escape(part)
-    text = "".join(
-        f"\u2066{piece}\u2069" if is_hex else piece
-        for piece, is_hex in display_pieces(part, True, False)
-    )
-    quoted = f"\u2068'{text}'\u2069" if _has_rtl(part) else f"'{text}'"
-    return _css_escape(quoted)
-
-
-_CSS_UNSAFE = frozenset('"\\<>&\u2028\u2029') | {chr(c) for c in (*range(0x20), 0x7F)}
-
-
-def _css_escape(text: str) -> str:
-    return "".join(f"\\{ord(char):x} " if char in _CSS_UNSAFE else char for char in text)
-
-
-def _has_rtl(data: bytes) -> bool:
-    text = data.decode("utf-8", errors="ignore")
-    return any(unicodedata.bidirectional(char) in ("R", "AL") for char in text)
-
-
-def _detail_lines(tokenizer: Tokenizer, token: int) -> list[tuple[str | bytes, ...]]:
-    """token_title's lines in parts: plain text, and token bytes to show quoted."""
-    data = tokenizer.token_bytes(token)
-    lines: list[tuple[str | bytes, ...]] = [(f"id {token}: ", data)]
-    lines.append((f"bytes {data.hex(' ').upper()}",))
-    if token in tokenizer.special_by_id:
-        lines.append(("special token",))
-    elif token < 256:
-        lines.append(("byte",))
-    elif token in tokenizer.outside_merges:
-        lines.append(("no merge makes it (outside the merge path)",))
-    else:
-        left, right = tokenizer.merges[token - 256]
-        parents = (tokenizer.vocab[left], " + ", tokenizer.vocab[right])
-        lines.append((f"merge {token - 255}: ", *parents))
-    return lines
-
-
-def _quoted(data: bytes) -> str:
-    return f"'{render_token(data, visible_whitespace=True)}'"
+    return text_html(data, visible_whitespace, keep_layout=True)
 
 
 def _style_block(colors: Sequence[str], card_rules: str = "") -> str:

@@ -30,5 +30,5 @@ def test_one_token_has_the_same_merge_number_on_every_page() -> None:
 
     app.switch_page("pages/tokens.py").run()
     tokens = app.get("html")[0].proto.body
-    assert f"id {TOKEN}: 'aaab'<br>bytes 61 61 61 62<br>merge {MERGE}: 'aaa' + 'b'" in tokens
+    assert f"id {TOKEN}: 'aaab'\nbytes 61 61 61 62\nmerge {MERGE}: 'aaa' + 'b'" in tokens
     assert not app.exception

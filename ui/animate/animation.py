@@ -247,6 +247,9 @@ _CARD_STYLE = (
 )
 
 
+STAGE_CARDS = "am-cards"  # the stage's shared token cards (explorer.html.token_cards)
+
+
 def pane_html(label: str, tokens: int, passage: str, outlined: Sequence[int] = ()) -> str:
     """A passage under its label: "<b>After step 3</b> · 5 tokens"; `passage` is safe HTML
     (explorer.tokens_to_html's), its tokens at `outlined` positions outlined.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
+from explorer.html.token_cards import shared_cards_html
 from ui.animate import animation as anim
 from ui.animate import charts as anim_charts
 from ui.session.lru import SharedLru
@@ -59,11 +60,28 @@ def passage_html(
     show_ids: bool,
     titles: bool,
 ) -> str:
-    """The passage's tokens at the tokenizer's size, built once and shared (read only)."""
+    """The passage's tokens at the tokenizer's size, built once and shared (read only);
+    their cards are the stage's (`cards_html`), one block for both passages."""
     return _passages.get_or_make(
         (run_key, tokenizer.vocab_size, passage, show_ids, titles),
         lambda: tokens_to_html(
-            tokenizer, ids, visible_whitespace=True, show_ids=show_ids, titles=titles
+            tokenizer,
+            ids,
+            visible_whitespace=True,
+            show_ids=show_ids,
+            titles=titles,
+            cards=anim.STAGE_CARDS,
         ),
         len,  # bytes, near enough: the HTML is mostly ASCII
+    )
+
+
+def cards_html(after: Tokenizer, run_key: str, passage: str, frame: anim.Frame) -> str:
+    """The cards of every token in the step's passages (before and after), one each, for
+    the stage's `passage_html`s; built once per step and shared (read only)."""
+    tokens = dict.fromkeys([*frame.before.ids, *frame.after.ids])
+    return _passages.get_or_make(
+        (run_key, after.vocab_size, passage, anim.STAGE_CARDS),
+        lambda: shared_cards_html(after, tokens, anim.STAGE_CARDS),
+        len,
     )

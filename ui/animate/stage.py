@@ -14,7 +14,7 @@ from explorer import MergeHistory, tokens_to_html
 from ui.animate import animation as anim
 from ui.animate import charts as anim_charts
 from ui.animate import playback
-from ui.animate.caches import charts_cached, frame_cached, passage_html
+from ui.animate.caches import cards_html, charts_cached, frame_cached, passage_html
 from ui.animate.controls import controls
 from ui.animate.pair_table.view import step_areas
 from ui.animate.quiz.panel import pair_panel
@@ -81,10 +81,13 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
         return
     # hover titles are most of the HTML; nobody hovers over a moving passage
     show = {"show_ids": bool(st.session_state.get(keys.ANIMATE_IDS)), "titles": not playing}
+    # subtle: the passages share one block of cards (a token in both is described once):
+    # the browser sanitises every element of st.html at every step (DOMPurify)
+    cards = cards_html(after, run.key, passage, frame) if show["titles"] else ""
     if step == 0:
         tokens = passage_html(after, run.key, passage, frame.after.ids, **show)
         pane = anim.pane_html("The passage as bytes", len(frame.after.ids), tokens)
-        st.html(RawHtml(_GAP.join([*told, anim.stage_html([pane])])))
+        st.html(RawHtml(_GAP.join([*told, anim.stage_html([pane]) + cards])))
         return
     # the outlines are a stylesheet beside each passage, so a passage's HTML is the same at
     # every step that shows it: step k's "before" is step k - 1's "after", from the cache
@@ -102,7 +105,8 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
             frame.fused_positions,
         ),
     ]
-    st.html(RawHtml(_GAP.join([*told, anim.stage_html(panes, anim.passage_caption(frame))])))
+    stage_html = anim.stage_html(panes, anim.passage_caption(frame))
+    st.html(RawHtml(_GAP.join([*told, stage_html + cards])))
 
 
 def charts(run: Run, history: MergeHistory, step: int) -> None:

@@ -315,9 +315,36 @@ def test_every_run_fills_the_same_specs_without_changing_them(classic) -> None:
     other = train("hello hello hello", 260, pattern="none")
     first = anim_charts.run_charts(classic.history, classic.tokenizer)
     second = anim_charts.run_charts(other.history, other.tokenizer)
-    assert first[0]["layer"] == second[0]["layer"]
+    assert without_domains(first[0]) == without_domains(second[0])  # only data and extents
     assert first[0]["datasets"] != second[0]["datasets"]
-    assert not anim_charts._chart_specs()[0]["datasets"]  # no run's data left behind
+    assert first[0]["layer"][0] != second[0]["layer"][0]
+    shared = anim_charts._chart_specs()
+    assert not shared[0]["datasets"]  # no run's data left behind
+    assert without_domains(shared[0]) == {"layer": shared[0]["layer"]}  # nor its extents
+
+
+def without_domains(spec: dict) -> dict:
+    """The spec's layers with no scale domain (each run sets its own)."""
+
+    def bare(encoding: dict) -> dict:
+        return {
+            channel: {**value, "scale": {k: v for k, v in value["scale"].items() if k != "domain"}}
+            if "scale" in value else value
+            for channel, value in encoding.items()
+        }  # fmt: skip
+
+    return {"layer": [{**layer, "encoding": bare(layer["encoding"])} for layer in spec["layer"]]}
+
+
+def test_every_step_is_inside_the_charts_fixed_scales(classic) -> None:
+    counts, lengths = anim_charts.run_charts(classic.history, classic.tokenizer)
+    steps = range(len(classic.history.steps) + 1)
+    rows = [anim_charts.step_row(classic.history, step, classic.tokenizer) for step in steps]
+    for spec, field in [(counts, "count"), (lengths, "tokens")]:
+        x, y = (spec["layer"][0]["encoding"][axis]["scale"] for axis in "xy")
+        assert x["domain"] == [0, len(classic.history.steps)] and x["nice"] and y["nice"]
+        values = [row[field] for row in rows if row[field] is not None]
+        assert y["domain"] == [min(values), max(values)]  # every marker on the chart
 
 
 def test_narration_text_survives_html_escaping(classic) -> None:
