@@ -10,7 +10,8 @@ equals); `ChunkEncoder` gets there sooner:
   cross there, so the parts are merged (and cached) on their own;
 - a long part is merged in windows (explorer.encoding.long_chunks), so a run such as a
   million `x` costs what its few distinct windows cost;
-- results are cached per chunk.
+- results are cached per chunk; a long list of chunks (a flood of short pre-tokens) is
+  encoded once per distinct chunk and gathered in C (set, map, chain), not chunk by chunk.
 
     >>> ranks = {(97, 97): 256, (256, 97): 257}
     >>> ChunkEncoder({256: b"aa", 257: b"aaa"}, ranks).encode_chunks(["aaab", " ", "aa"])
@@ -20,13 +21,14 @@ equals); `ChunkEncoder` gets there sooner:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import compress
+from itertools import chain, compress
 from operator import not_
 
 from explorer.encoding.long_chunks import LONG_CHUNK, LongChunkMerger
-from explorer.encoding.merging import SHORT_CHUNK, merge_ids
+from explorer.encoding.merging import SHORT_CHUNK, _merge_by_scan, merge_ids, merge_tiny
 
 CHUNK_CACHE_SIZE = 1 << 16
+BATCH_FROM = 64  # chunks; shorter lists are looked up one by one
 CUT_SEARCH_MIN = 8  # bytes; shorter chunks, and short ASCII words, are merged whole
 
 
@@ -60,6 +62,8 @@ class ChunkEncoder:
     def encode_chunks(self, chunks: Sequence[str]) -> list[int]:
         """The ids of the chunks, in order."""
         cache = self._cache
+        if len(chunks) >= BATCH_FROM:
+            return self._encode_batch(chunks)
         ids: list[int] = []
         for chunk in chunks:
             found = cache.get(chunk)
@@ -70,25 +74,51 @@ class ChunkEncoder:
             ids += found
         return ids
 
+    def _encode_batch(self, chunks: Sequence[str]) -> list[int]:
+        """encode_chunks for many chunks: each distinct new one encoded once, then every
+        chunk looked up and the ids joined in C (~60 ns a chunk where a loop takes ~150).
+
+        subtle: the cache may hold more than CHUNK_CACHE_SIZE until the ids are gathered
+        (no more than the chunks of this one call); it starts over after.
+        """
+        cache = self._cache
+        missing = set(chunks).difference(cache)  # in C: set.difference reads a dict's keys
+        if missing:
+            whole = self._whole if self._whole is not None else self._build_tables()
+            new = list(missing)
+            encoded = [chunk.encode("utf-8", "surrogatepass") for chunk in new]
+            for chunk, data, token in zip(new, encoded, map(whole.get, encoded)):
+                cache[chunk] = [token] if token is not None else self._encode_bytes(chunk, data)
+        ids = list(chain.from_iterable(map(cache.__getitem__, chunks)))
+        if len(cache) > CHUNK_CACHE_SIZE:
+            cache.clear()
+        return ids
+
     def _encode_new(self, chunk: str) -> list[int]:
         whole = self._whole if self._whole is not None else self._build_tables()
         data = chunk.encode("utf-8", "surrogatepass")
         token = whole.get(data)
         if token is not None:
             return [token]
+        return self._encode_bytes(chunk, data)
+
+    def _encode_bytes(self, chunk: str, data: bytes) -> list[int]:
+        """A chunk that is not a whole token, from its UTF-8 bytes."""
         n = len(data)
+        if n < CUT_SEARCH_MIN or (n <= SHORT_CHUNK and chunk.isascii()):  # merged whole
+            raw = data.translate(self.byte_table) if self.byte_table else data
+            return merge_tiny(raw, self.ranks) if n <= 3 else _merge_by_scan(list(raw), self.ranks)
         if n > LONG_CHUNK:  # a run of a few distinct bytes: their pairs decide it at once
             joins = self._few_bytes_join(data)
             if joins is True:  # no cut to look for
                 return self._merge(data)
             if joins is False:  # a cut between every two bytes: the bytes are the ids
                 return list(data.translate(self.byte_table) if self.byte_table else data)
-        if n > SHORT_CHUNK or (n >= CUT_SEARCH_MIN and not chunk.isascii()):
-            pairs = zip(data, data[1:])
-            cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
-            if cuts:
-                cuts.append(n)
-                return self._encode_parts(data, cuts)
+        pairs = zip(data, data[1:])
+        cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
+        if cuts:
+            cuts.append(n)
+            return self._encode_parts(data, cuts)
         return self._merge(data)
 
     def _few_bytes_join(self, data: bytes, most: int = 4) -> bool | None:

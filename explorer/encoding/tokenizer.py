@@ -31,6 +31,7 @@ from explorer.base.arguments import (
 )
 from explorer.base.collector import collector_paused
 from explorer.encoding.chunk_encoder import ChunkEncoder
+from explorer.encoding.digit_runs import digit_run_splitter
 from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,
@@ -116,7 +117,9 @@ class Tokenizer:
         # A preset's matches cover any text (every character is a letter, a number, a
         # space or something else, each with an alternative), so they need no check;
         # a custom pattern's gaps become pieces of their own.
-        self._pieces = split_chunks if preset_name(pattern) is not None else covering_pieces
+        self._pieces = digit_run_splitter(pattern) or (
+            split_chunks if preset_name(pattern) is not None else covering_pieces
+        )
         self.special_tokens = _special_ids(special_tokens, 256 + len(self.merges))
         self.special_by_id = {i: s for s, i in self.special_tokens.items()}
         self._splitter = special_splitter(self.special_tokens)
