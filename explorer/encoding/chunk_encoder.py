@@ -10,8 +10,7 @@ equals); `ChunkEncoder` gets there sooner:
   cross there, so the parts are merged (and cached) on their own;
 - a long part is merged in windows (explorer.encoding.long_chunks), so a run such as a
   million `x` costs what its few distinct windows cost;
-- results are cached per chunk; a long list of chunks (a flood of short pre-tokens) is
-  encoded once per distinct chunk and gathered in C (set, map, chain), not chunk by chunk.
+- results are cached per chunk.
 
     >>> ranks = {(97, 97): 256, (256, 97): 257}
     >>> ChunkEncoder({256: b"aa", 257: b"aaa"}, ranks).encode_chunks(["aaab", " ", "aa"])
@@ -21,14 +20,13 @@ equals); `ChunkEncoder` gets there sooner:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import chain, compress
+from itertools import compress
 from operator import not_
 
 from explorer.encoding.long_chunks import LONG_CHUNK, LongChunkMerger
 from explorer.encoding.merging import SHORT_CHUNK, _merge_by_scan, merge_ids, merge_tiny
 
 CHUNK_CACHE_SIZE = 1 << 16
-BATCH_FROM = 64  # chunks; shorter lists are looked up one by one
 CUT_SEARCH_MIN = 8  # bytes; shorter chunks, and short ASCII words, are merged whole
 
 
@@ -62,8 +60,6 @@ class ChunkEncoder:
     def encode_chunks(self, chunks: Sequence[str]) -> list[int]:
         """The ids of the chunks, in order."""
         cache = self._cache
-        if len(chunks) >= BATCH_FROM:
-            return self._encode_batch(chunks)
         ids: list[int] = []
         for chunk in chunks:
             found = cache.get(chunk)
@@ -72,26 +68,6 @@ class ChunkEncoder:
                     cache.clear()
                 found = cache[chunk] = self._encode_new(chunk)
             ids += found
-        return ids
-
-    def _encode_batch(self, chunks: Sequence[str]) -> list[int]:
-        """encode_chunks for many chunks: each distinct new one encoded once, then every
-        chunk looked up and the ids joined in C (~60 ns a chunk where a loop takes ~150).
-
-        subtle: the cache may hold more than CHUNK_CACHE_SIZE until the ids are gathered
-        (no more than the chunks of this one call); it starts over after.
-        """
-        cache = self._cache
-        missing = set(chunks).difference(cache)  # in C: set.difference reads a dict's keys
-        if missing:
-            whole = self._whole if self._whole is not None else self._build_tables()
-            new = list(missing)
-            encoded = [chunk.encode("utf-8", "surrogatepass") for chunk in new]
-            for chunk, data, token in zip(new, encoded, map(whole.get, encoded)):
-                cache[chunk] = [token] if token is not None else self._encode_bytes(chunk, data)
-        ids = list(chain.from_iterable(map(cache.__getitem__, chunks)))
-        if len(cache) > CHUNK_CACHE_SIZE:
-            cache.clear()
         return ids
 
     def _encode_new(self, chunk: str) -> list[int]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from itertools import repeat
 from typing import Protocol
 
-SHORT_CHUNK = 32  # bytes; longer runs are merged with a heap instead of rank scans
+SHORT_CHUNK = 20  # bytes; longer runs are merged with a heap instead of rank scans
 _NO_MERGE = 1 << 62  # a rank above every real one
 
 
