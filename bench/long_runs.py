@@ -45,6 +45,8 @@ SHAPES = {
     '"東京" * 50k': '"\\u6771\\u4eac" * 50_000',
     "Thai phrase * 5k, no spaces": '"\\u0e21\\u0e19\\u0e38\\u0e29\\u0e22\\u0e4c\\u0e17\\u0e31'
     '\\u0e49\\u0e07\\u0e2b\\u0e25\\u0e32\\u0e22" * 5_000',
+    '" a" * 100k (a flood of one word)': '" a" * 100_000',
+    '"7 " * 100k (digits and spaces)': '"7 " * 100_000',
     "random digits, 100k": '"".join(random.Random(1).choices("0123456789", k=100_000))',
     "random letters, 100k": '"".join(random.Random(1).choices("abcdefghijklmnopqrstuvwxyz",'
     " k=100_000))",

@@ -35,14 +35,26 @@ Splitter = Callable[..., list[str]]
 _NUMBER = regex.compile(r"\p{N}")
 
 
-def digit_run_splitter(pattern: str) -> Splitter | None:
-    """A drop-in for `split_chunks` that slices long digit runs, for the patterns that cut
-    digits in threes (cl100k's, o200k's); None for any other pattern."""
+def whole_runs_pattern(pattern: str) -> str | None:
+    """The pattern with its digits-in-threes alternative taking whole runs, if it has one.
+
+    >>> whole_runs_pattern(GPT4_PATTERN).count("{1,3}"), whole_runs_pattern("[a-z]+")
+    (0, None)
+    """
     threes = THREES.get(pattern)
     if threes is None:
         return None
-    runs_whole = compile_pattern(pattern.replace(threes, WHOLE_RUN, 1))
-    assert runs_whole is not None and pattern.count(threes) == 1
+    assert pattern.count(threes) == 1
+    return pattern.replace(threes, WHOLE_RUN)
+
+
+def digit_run_splitter(pattern: str) -> Splitter | None:
+    """A drop-in for `split_chunks` that slices long digit runs, for the patterns that cut
+    digits in threes (cl100k's, o200k's); None for any other pattern."""
+    whole_runs = whole_runs_pattern(pattern)
+    if whole_runs is None:
+        return None
+    runs_whole = compile_pattern(whole_runs)
 
     def split(
         text: str, compiled: regex.Pattern[str] | None, *, budget: RegexBudget | None = None
