@@ -162,7 +162,10 @@ def section(rows: list[dict], command: str, commit: str, loads: str) -> str:
         "heap for 32-64-byte windows, 32-byte windows (o200k on Japanese/Thai 1.5× slower), "
         "stitching a chunk from its characters' encodings with cached seam checks, and "
         "gathering a flood's ids with set/map/chain (ordinary text 10-20 % slower). What is "
-        "left for these is the regex match and one merge loop per new pre-token.",
+        "left for these is the regex match and one merge loop per new pre-token. Floods of "
+        'one short pre-token (`" a" * 100k`, `"7 " * 100k`, `\'s`) are the regex\'s: '
+        "`findall` alone with o200k's pattern takes ~300 ns a match in the `regex` module, "
+        '30 ms for `" a" * 100k` against tiktoken\'s 9 ms for the whole encode.',
     ]
     return "\n".join(lines)
 
