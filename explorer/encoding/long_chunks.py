@@ -32,7 +32,7 @@ from collections.abc import Mapping
 
 from explorer.encoding.merging import PairRanks, merge_ids
 
-WINDOW = 64  # bytes: short repeating units repeat as windows; merged by rank scans
+WINDOW = 64  # bytes: small enough that short repeating units repeat as windows
 LONG_CHUNK = 2 * WINDOW  # bytes; shorter chunks are merged whole
 CACHE_SIZE = 1 << 12  # windows, and seams, remembered before a cache starts over
 
