@@ -25,7 +25,7 @@ from itertools import compress
 from operator import not_
 
 from explorer.encoding.long_chunks import LONG_CHUNK, LongChunkMerger
-from explorer.encoding.merging import SHORT_CHUNK, merge_ids
+from explorer.encoding.merging import SHORT_CHUNK, _merge_by_scan, merge_ids, merge_tiny
 
 CHUNK_CACHE_SIZE = 1 << 16
 CUT_SEARCH_MIN = 8  # bytes; shorter chunks, and short ASCII words, are merged whole
@@ -81,19 +81,25 @@ class ChunkEncoder:
             token = self.whole_only.get(data)
         if token is not None:
             return [token]
+        return self._encode_bytes(chunk, data)
+
+    def _encode_bytes(self, chunk: str, data: bytes) -> list[int]:
+        """A chunk that is not a whole token, from its UTF-8 bytes."""
         n = len(data)
+        if n < CUT_SEARCH_MIN or (n <= SHORT_CHUNK and chunk.isascii()):  # merged whole
+            raw = data.translate(self.byte_table) if self.byte_table else data
+            return merge_tiny(raw, self.ranks) if n <= 3 else _merge_by_scan(list(raw), self.ranks)
         if n > LONG_CHUNK:  # a run of a few distinct bytes: their pairs decide it at once
             joins = self._few_bytes_join(data)
             if joins is True:  # no cut to look for
                 return self._merge(data)
             if joins is False:  # a cut between every two bytes: the bytes are the ids
                 return list(data.translate(self.byte_table) if self.byte_table else data)
-        if n > SHORT_CHUNK or (n >= CUT_SEARCH_MIN and not chunk.isascii()):
-            pairs = zip(data, data[1:])
-            cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
-            if cuts:
-                cuts.append(n)
-                return self._encode_parts(data, cuts)
+        pairs = zip(data, data[1:])
+        cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
+        if cuts:
+            cuts.append(n)
+            return self._encode_parts(data, cuts)
         return self._merge(data)
 
     def _few_bytes_join(self, data: bytes, most: int = 4) -> bool | None:

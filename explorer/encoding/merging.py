@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Protocol
 
 SHORT_CHUNK = 20  # bytes; longer runs are merged with a heap instead of rank scans
@@ -48,6 +49,34 @@ def merge_ids(ids: list[int], ranks: PairRanks) -> list[int]:
     return _merge_by_scan(ids, ranks)
 
 
+def merge_tiny(raw: bytes, ranks: PairRanks) -> list[int]:
+    """`merge_ids` for at most three ids, without building a list of pair ranks: a flood of
+    short new chunks (random Latin-1 text) spends most of its time setting up merges.
+
+    subtle: with three ids and equal ranks (a run such as 'aaa') the left pair goes first.
+
+    >>> ranks = {(97, 97): 256, (256, 97): 257}
+    >>> merge_tiny(b"aa", ranks), merge_tiny(b"aaa", ranks), merge_tiny(b"baa", ranks)
+    ([256], [257], [98, 256])
+    """
+    get = ranks.get
+    if len(raw) < 2:
+        return list(raw)
+    if len(raw) == 2:
+        a, b = raw
+        made = get((a, b))
+        return [a, b] if made is None else [made]
+    a, b, c = raw
+    left, right = get((a, b)), get((b, c))
+    if left is not None and (right is None or left <= right):
+        made = get((left, c))
+        return [left, c] if made is None else [made]
+    if right is not None:
+        made = get((a, right))
+        return [a, right] if made is None else [made]
+    return [a, b, c]
+
+
 def merge_pair(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> list[int]:
     """Replace every occurrence of `pair`, left to right, by `new_id` (minbpe's `merge`):
     one merge applied to a whole sequence, as training applies it.
@@ -76,7 +105,7 @@ def _merge_by_scan(ids: list[int], ranks: PairRanks) -> list[int]:
     min() and index() run in C, so a short chunk costs a few lookups per merge.
     """
     get = ranks.get
-    pair_ranks = [get(pair, _NO_MERGE) for pair in zip(ids, ids[1:])]
+    pair_ranks = list(map(get, zip(ids, ids[1:]), repeat(_NO_MERGE)))  # in C: no loop here
     while pair_ranks:
         best = min(pair_ranks)
         if best == _NO_MERGE:

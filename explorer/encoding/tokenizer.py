@@ -36,6 +36,7 @@ from explorer.base.arguments import (
 )
 from explorer.base.collector import collector_paused
 from explorer.encoding.chunk_encoder import ChunkEncoder
+from explorer.encoding.digit_runs import digit_run_splitter
 from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,
@@ -131,7 +132,9 @@ class Tokenizer:
         # A preset's matches cover any text (every character is a letter, a number, a
         # space or something else, each with an alternative), so they need no check;
         # a custom pattern's gaps become pieces of their own.
-        self._pieces = split_chunks if preset_name(pattern) is not None else covering_pieces
+        self._pieces = digit_run_splitter(pattern) or (
+            split_chunks if preset_name(pattern) is not None else covering_pieces
+        )
         self.outside_merges: dict[int, bytes] = _outside_tokens(outside_merges or {}, self.vocab)
         self.encode_outside = bool(encode_outside)
         self.special_tokens = _special_ids(
