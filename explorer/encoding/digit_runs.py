@@ -14,11 +14,14 @@ same order at the same places); each whole run is then cut in threes by slicing.
     >>> split = digit_run_splitter(GPT4_PATTERN)
     >>> split("pay 1234567 now", compile_pattern(GPT4_PATTERN))
     ['pay', ' ', '123', '456', '7', ' now']
+    >>> import pickle; pickle.loads(pickle.dumps(split)) == split  # a Tokenizer is pickled
+    True
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import regex
 
@@ -52,18 +55,26 @@ def digit_run_splitter(pattern: str) -> Splitter | None:
     """A drop-in for `split_chunks` that slices long digit runs, for the patterns that cut
     digits in threes (cl100k's, o200k's); None for any other pattern."""
     whole_runs = whole_runs_pattern(pattern)
-    if whole_runs is None:
-        return None
-    runs_whole = compile_pattern(whole_runs)
+    return None if whole_runs is None else DigitRunSplitter(whole_runs)
 
-    def split(
-        text: str, compiled: regex.Pattern[str] | None, *, budget: RegexBudget | None = None
+
+@dataclass(frozen=True)
+class DigitRunSplitter:
+    """`split_chunks` with whole digit runs cut in threes by slicing (see the module).
+
+    A class, not a closure: a Tokenizer holds it and is pickled (training in a child, the
+    bundled vocabularies loaded in a child), so it holds the pattern's text only.
+    """
+
+    whole_runs: str
+
+    def __call__(
+        self, text: str, compiled: regex.Pattern[str] | None, *, budget: RegexBudget | None = None
     ) -> list[str]:
         if len(text) < SEARCH_FROM or LONG_RUN.search(text) is None:
             return split_chunks(text, compiled, budget=budget)
+        runs_whole = compile_pattern(self.whole_runs)  # kept by compile_pattern's cache
         return in_threes(split_chunks(text, runs_whole, budget=budget))
-
-    return split
 
 
 def in_threes(pieces: list[str]) -> list[str]:
