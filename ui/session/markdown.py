@@ -9,6 +9,8 @@ naming a run) can use it; the pages import it from ui/views/formatting.py.
 
 from __future__ import annotations
 
+import functools
+
 import regex
 
 # every ASCII punctuation mark: Markdown's escapes, Streamlit's `:color[…]`, `:emoji:`
@@ -34,5 +36,19 @@ def markdown_text(text: str) -> str:
     >>> print(markdown_text("[x](https://e.example)").replace(WORD_JOINER, "^"))
     \[x\]\(https\:^\/\/e\.example\)
     """
+    # subtle: the same few names (runs, codes, nicknames) on every rerun of every page, a
+    # class's sixty followers' at each step: short ones are kept, long ones done each time
+    return _escaped_short(text) if len(text) <= SHORT_TEXT else _escaped(text)
+
+
+SHORT_TEXT = 200  # characters: at most 4,096 kept, so under 1 MiB however it is called
+
+
+@functools.lru_cache(maxsize=4096)
+def _escaped_short(text: str) -> str:
+    return _escaped(text)
+
+
+def _escaped(text: str) -> str:
     one_line = " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
     return _MARKDOWN_PUNCTUATION.sub(r"\\\1", _AUTOLINK_START.sub(WORD_JOINER, one_line))

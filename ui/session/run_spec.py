@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from enum import Enum
@@ -228,5 +229,18 @@ OPENAI = {name: short for name, (short, _) in BUNDLED_RUNS.items()}  # bundled n
 
 def file_stem(spec: RunSpec) -> str:
     """A file name for a run's downloads: `shakespeare-gpt4-2k`."""
-    stem = regex.sub(r"[^\p{L}\p{N}]+", "-", spec.name.casefold()).strip("-")
+    return _stem_of(spec.name)
+
+
+@functools.lru_cache(maxsize=256)
+def _stem_of(name: str) -> str:
+    """file_stem's work, kept per name (Animate's lesson button asks at every rerun).
+
+    >>> _stem_of("Shakespeare · gpt4 · 2k")
+    'shakespeare-gpt4-2k'
+    """
+    stem = _NOT_NAME.sub("-", name.casefold()).strip("-")
     return stem[:60] or "tokenizer"
+
+
+_NOT_NAME = regex.compile(r"[^\p{L}\p{N}]+")
