@@ -90,7 +90,20 @@ def rename() -> None:
 
 
 def step_away() -> None:
-    st.session_state[keys.CLASS_AWAY] = True
+    """The "Step away" button: the student explores alone, from the class's step on screen.
+
+    subtle: the press carries the page's widget values as the browser last knew them; a
+    step the class had just moved to may not have reached the slider yet (a loaded server,
+    a rerun cut short), and the student would step away one step back. So the steps are
+    set to the class's place here, after those values.
+    """
+    state = st.session_state
+    state[keys.CLASS_AWAY] = True
+    place = state.get(keys.CLASS_PLACE)
+    if isinstance(place, Place):
+        state[keys.ANIMATE_STEP] = state[keys.ANIMATE_POSITION] = place.step
+        if place.page == "tokens" and keys.TOKENS_ENCODE_STEP in state:
+            state[keys.TOKENS_ENCODE_STEP] = place.encode_step
 
 
 def back_to_class() -> None:
