@@ -57,10 +57,10 @@ fi
 
 # Under --dist loadfile, tests/conftest.py hands each browser test out on its own, longest
 # first, and keeps every other file on one worker. Without the browser: two workers, one
-# per core. With it, four: a browser test's worker mostly waits on Chromium and its
-# server (two workers used 44 % of the two cores, 454 s of CPU in 519 s; three, 48 %).
+# per core. With it, three: a browser test's worker mostly waits on Chromium and its
+# server (with two, the run used 44 % of the two cores: 454 s of CPU in 519 s).
 if $quick; then
     .venv/bin/python -m pytest -n 2 --dist loadfile --ignore=tests/browser "$@"
 else
-    .venv/bin/python -m pytest -n 4 --dist loadfile "$@"
+    .venv/bin/python -m pytest -n 3 --dist loadfile "$@"
 fi
