@@ -57,8 +57,9 @@ fi
 
 # Under --dist loadfile, tests/conftest.py hands each browser test out on its own, longest
 # first, and keeps every other file on one worker. Without the browser: two workers, one
-# per core. With it, three: a browser test's worker mostly waits on Chromium and its
-# server (with two, the run used 44 % of the two cores: 454 s of CPU in 519 s).
+# per core. With it, three: a browser test's worker often waits on Chromium and its
+# server (three finished in 466 s where two took ~500; four were no sooner, 476 s, and
+# the class's browser test timed out at their load).
 if $quick; then
     .venv/bin/python -m pytest -n 2 --dist loadfile --ignore=tests/browser "$@"
 else
