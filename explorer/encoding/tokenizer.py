@@ -35,16 +35,13 @@ from explorer.base.arguments import (
     whole_number,
 )
 from explorer.base.collector import collector_paused
+from explorer.encoding.ascii_split import preset_splitter
 from explorer.encoding.chunk_encoder import ChunkEncoder
-from explorer.encoding.digit_runs import digit_run_splitter
 from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,
-    covering_pieces,
     match_budget,
-    preset_name,
     special_splitter,
-    split_chunks,
     split_specials,
 )
 
@@ -132,9 +129,7 @@ class Tokenizer:
         # A preset's matches cover any text (every character is a letter, a number, a
         # space or something else, each with an alternative), so they need no check;
         # a custom pattern's gaps become pieces of their own.
-        self._pieces = digit_run_splitter(pattern) or (
-            split_chunks if preset_name(pattern) is not None else covering_pieces
-        )
+        self._pieces = preset_splitter(pattern)
         self.outside_merges: dict[int, bytes] = _outside_tokens(outside_merges or {}, self.vocab)
         self.encode_outside = bool(encode_outside)
         self.special_tokens = _special_ids(
