@@ -35,8 +35,8 @@ from explorer.base.arguments import (
     whole_number,
 )
 from explorer.base.collector import collector_paused
-from explorer.encoding.ascii_split import preset_splitter
 from explorer.encoding.chunk_encoder import ChunkEncoder
+from explorer.encoding.latin1_split import preset_splitter
 from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,
