@@ -52,6 +52,7 @@ PRESET_CLASSES = (
 LATIN1 = 256  # characters below this are the ones the sets list
 
 
+@lru_cache(maxsize=len(PRESET_CLASSES))
 def latin1_set(unicode_class: str) -> str:
     """The characters below U+0100 that `regex` matches with `unicode_class`, as a set.
 
