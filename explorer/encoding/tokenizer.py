@@ -21,10 +21,9 @@ encoding maps bytes through it before merging.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Literal
 
 from explorer.base.arguments import (
     merge_pairs,
@@ -36,37 +35,25 @@ from explorer.base.arguments import (
 )
 from explorer.base.collector import collector_paused
 from explorer.encoding.chunk_encoder import ChunkEncoder
-from explorer.encoding.digit_runs import digit_run_splitter
+from explorer.encoding.extra_tokens import (
+    SpecialSet,
+    TokenizerError,
+    allowed_specials,
+    check_shared_ids,
+    outside_tokens,
+    special_ids,
+)
+from explorer.encoding.extra_tokens import SpecialTokenError as SpecialTokenError  # exported
+from explorer.encoding.latin1_split import preset_splitter
 from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,
-    covering_pieces,
     match_budget,
-    preset_name,
     special_splitter,
-    split_chunks,
     split_specials,
 )
 
 _IDENTITY = tuple(range(256))  # byte_ids of every trained tokenizer: byte b has id b
-
-SpecialSet = Literal["all", "none"] | Collection[str]
-
-
-class TokenizerError(ValueError):
-    """A tokenizer asked to do something it cannot: bad merges, unknown ids."""
-
-
-class SpecialTokenError(TokenizerError):
-    """The text contains a special token that encode was not allowed to use.
-
-    `token` names it, so a caller (the command line) can say which of its own options
-    to use instead.
-    """
-
-    def __init__(self, message: str, token: str | None = None) -> None:
-        super().__init__(message)
-        self.token = token
 
 
 @dataclass(frozen=True)
@@ -132,20 +119,16 @@ class Tokenizer:
         # A preset's matches cover any text (every character is a letter, a number, a
         # space or something else, each with an alternative), so they need no check;
         # a custom pattern's gaps become pieces of their own.
-        self._pieces = digit_run_splitter(pattern) or (
-            split_chunks if preset_name(pattern) is not None else covering_pieces
-        )
-        self.outside_merges: dict[int, bytes] = _outside_tokens(outside_merges or {}, self.vocab)
+        self._pieces = preset_splitter(pattern)
+        self.outside_merges: dict[int, bytes] = outside_tokens(outside_merges or {}, self.vocab)
         self.encode_outside = bool(encode_outside)
-        self.special_tokens = _special_ids(
+        self.special_tokens = special_ids(
             special_tokens,
             self.vocab_size,
             after=max(self.outside_merges, default=self.vocab_size - 1) + 1,
         )
         self.special_by_id = {i: s for s, i in self.special_tokens.items()}
-        shared = sorted(set(self.special_by_id) & set(self.outside_merges))
-        if shared:
-            raise TokenizerError(f"special tokens and tokens outside the merges share ids {shared}")
+        check_shared_ids(self.special_by_id, self.outside_merges)
         self._splitter = special_splitter(self.special_tokens)
         self.trained = trained
         self._merges_only: Tokenizer | None = None  # made when first asked for
@@ -399,32 +382,7 @@ class Tokenizer:
                 yield None, self._pieces(segment, self._compiled, budget=budget)
 
     def _allowed(self, allowed: SpecialSet, disallowed: SpecialSet, text: str) -> set[str]:
-        for name, value in (("allowed_special", allowed), ("disallowed_special", disallowed)):
-            if value not in ("all", "none"):
-                strings_argument(value, name)
-        specials = set(self.special_tokens)
-        allowed_set = specials if allowed == "all" else set() if allowed == "none" else set(allowed)
-        unknown = allowed_set - specials
-        if unknown:
-            raise SpecialTokenError(
-                f"allowed_special names {sorted(unknown)}, which are not special tokens of "
-                f"this tokenizer (it has {sorted(specials)})"
-            )
-        if disallowed == "all":
-            forbidden = specials - allowed_set
-        elif disallowed == "none":
-            forbidden = set()
-        else:
-            forbidden = set(disallowed)
-        for token in sorted(forbidden):
-            if token in text:
-                raise SpecialTokenError(
-                    f"the text contains the special token {token!r}. Pass "
-                    f"allowed_special={{{token!r}}} (or 'all') to encode it as a special "
-                    "token, or disallowed_special=() to encode it as plain text.",
-                    token,
-                )
-        return allowed_set
+        return allowed_specials(self.special_tokens, allowed, disallowed, text)
 
 
 def _byte_permutation(byte_ids: Sequence[int] | None) -> tuple[int, ...]:
@@ -454,60 +412,6 @@ def _build_vocab(merges: Sequence[tuple[int, int]], byte_ids: Sequence[int]) -> 
             )
         vocab[new_id] = vocab[left] + vocab[right]
     return vocab
-
-
-def _outside_tokens(tokens: Mapping[int, bytes], vocab: Mapping[int, bytes]) -> dict[int, bytes]:
-    """Check entries outside the merges: ids past the merges, bytes no other token has.
-
-    >>> _outside_tokens({256: b"xy"}, {0: b"a", 256: b"aa"})
-    Traceback (most recent call last):
-    ...
-    explorer.encoding.tokenizer.TokenizerError: token 256 outside the merges: its id must ...
-    """
-    first = max(vocab) + 1
-    owner = {data: token_id for token_id, data in vocab.items()}
-    checked: dict[int, bytes] = {}
-    for token_id, data in sorted(tokens.items()):
-        token_id = whole_number(token_id, "an outside_merges id")
-        if token_id < first:
-            raise TokenizerError(
-                f"token {token_id} outside the merges: its id must be past the merges "
-                f"({first} and up)"
-            )
-        if not isinstance(data, bytes) or not data:
-            raise TokenizerError(
-                f"token {token_id} outside the merges: expected bytes, got {data!r}"
-            )
-        if data in owner:
-            raise TokenizerError(
-                f"token {token_id} outside the merges is {data!r}, as token {owner[data]} is; "
-                "each token's bytes may have one id"
-            )
-        checked[token_id] = data
-        owner[data] = token_id
-    return checked
-
-
-def _special_ids(
-    special_tokens: Mapping[str, int] | Iterable[str], first: int, *, after: int
-) -> dict[str, int]:
-    """Special ids as given (from `first` on), or numbered from `after` (past outside ones)."""
-    if isinstance(special_tokens, Mapping):
-        specials = {str(s): int(i) for s, i in special_tokens.items()}
-        clash = [s for s, i in specials.items() if i < first]
-        if clash:
-            raise TokenizerError(
-                f"special tokens {clash} have ids below {first}, where bytes and merges live"
-            )
-    else:
-        specials = {}
-        for token in special_tokens:
-            specials.setdefault(token, after + len(specials))
-    if "" in specials:
-        raise TokenizerError("a special token cannot be the empty string")
-    if len(set(specials.values())) != len(specials):
-        raise TokenizerError(f"two special tokens share an id: {specials}")
-    return specials
 
 
 def _code_point_starts(text: str) -> list[int]:
