@@ -162,10 +162,11 @@ def section(rows: list[dict], command: str, commit: str, loads: str) -> str:
         "heap for 32-64-byte windows, 32-byte windows (o200k on Japanese/Thai 1.5× slower), "
         "stitching a chunk from its characters' encodings with cached seam checks, and "
         "gathering a flood's ids with set/map/chain (ordinary text 10-20 % slower). What is "
-        "left for these is the regex match and one merge loop per new pre-token. Floods of "
-        'one short pre-token (`" a" * 100k`, `"7 " * 100k`, `\'s`) are the regex\'s: '
-        "`findall` alone with o200k's pattern takes ~300 ns a match in the `regex` module, "
-        '30 ms for `" a" * 100k` against tiktoken\'s 9 ms for the whole encode.',
+        "left for these is one merge loop per new pre-token. Floods of one short pre-token "
+        '(`" a" * 100k`, `"7 " * 100k`, `\'s`) were the regex\'s (~300 ns a match with '
+        "o200k's pattern in the `regex` module): text below U+0100 is now split by the "
+        "standard library's `re` with the preset's Latin-1 form (explorer/encoding/"
+        "latin1_split.py, ~100 ns a match, the same chunks), other text as before.",
     ]
     return "\n".join(lines)
 
