@@ -113,7 +113,14 @@ def open_class_run(view: ClassView) -> bool:
 
 
 def leave_seat() -> None:
-    for key in (keys.CLASS_SEAT, keys.CLASS_AWAY, keys.CLASS_SEEN, keys.CLASS_RUN):
+    for key in (
+        keys.CLASS_SEAT,
+        keys.CLASS_AWAY,
+        keys.CLASS_SEEN,
+        keys.CLASS_RUN,
+        keys.CLASS_FOLLOWED,
+        keys.CLASS_STEP_FRAGMENT,
+    ):
         st.session_state.pop(key, None)
 
 
