@@ -206,7 +206,9 @@ def report(
     print(
         f"  {len(lesson.accepted)} steps of the teacher x {len(joined)} students: lag median "
         f"{median:.2f} s, max {max(lags, default=math.nan):.2f} s, {missed} never shown; "
-        f"polls {sum(s.polls for s in students):,}; "
+        f"polls {sum(s.polls for s in students):,}, of which follows "
+        f"{sum(s.fragment_follows for s in students):,} of the step's fragment alone and "
+        f"{sum(s.page_follows for s in students):,} of the whole page; "
         f"answers confirmed {sum(s.confirmed for s in students)}",
         flush=True,
     )

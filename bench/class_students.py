@@ -33,6 +33,8 @@ class Student:
     confirmed: int = 0  # of them, answered with "Your answer is in"
     polls: int = 0
     interval: float = 0.0  # the follow fragment's timer, as the server set it
+    page_follows: int = 0  # polls that reran the whole page (the class moved)
+    fragment_follows: int = 0  # polls that reran only a fragment of it (the step moved)
     problem: str = ""
 
 
@@ -104,5 +106,8 @@ async def follow(port: int, lesson: Lesson, student: Student) -> None:
             await asyncio.sleep(tick - time.monotonic())
             run = await poll(client, spy.fragment)
             student.polls += 1
+            if run.texts:  # the class moved: the page, or its step's fragment alone, drawn
+                student.fragment_follows += bool(run.fragment_ids)
+                student.page_follows += not run.fragment_ids
             if "class_answer" in run.widgets:
                 await answer(client, run, student)

@@ -5,8 +5,9 @@ the class moved it used to rerun the whole page: the sidebar, the banner, the pa
 the lesson download, the question and the step's fragment, ~14 ms of the server's CPU a
 student, sixty of them wanted within one polling period. Most moves are a step, though, and
 on Animate only the step's fragment shows the step (the controls, the stage, the pair panel
-and the charts). So when nothing else a student sees moved (the same run, page, passage,
-question and scores), the poll sets the student's step and reruns that fragment alone.
+and the charts), on Tokens the encode trace's. So when nothing else a student sees moved
+(the same run, page, passage or encoded text, question and scores), the poll sets the
+student's step and reruns that fragment alone.
 Anything else (a question asked or revealed, a new passage, the teacher on another page,
 the student stepped away) reruns the page as before.
 
@@ -31,7 +32,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.classroom.model import ClassView
+from ui.classroom.model import ClassView, Place
 from ui.classroom.session import follow_place
 from ui.session import state as keys
 
@@ -58,10 +59,10 @@ def offer(state: MutableMapping[str, Any], page: str, key: str, last: int) -> No
 
 
 def only_the_step_moved(before: ClassView | None, after: ClassView) -> bool:
-    """Whether `after` differs from `before` in the teacher's step alone (the students'
-    count and the version aside: a student's page shows neither).
+    """Whether `after` differs from `before` in the teacher's step alone, Animate's or
+    Tokens' encode step (the students' count and the version aside: a student's page
+    shows neither).
 
-    >>> from ui.classroom.model import Place
     >>> seen = ClassView("K7MQ3", 4, "run", "name", Place(step=3), None, 2, None)
     >>> only_the_step_moved(seen, replace(seen, version=5, place=Place(step=4), students=3))
     True
@@ -76,7 +77,7 @@ def only_the_step_moved(before: ClassView | None, after: ClassView) -> bool:
         before,
         version=after.version,
         students=after.students,
-        place=replace(before.place, step=after.place.step),
+        place=replace(before.place, step=after.place.step, encode_step=after.place.encode_step),
     )
     return same_but_step == after
 
@@ -95,11 +96,20 @@ def fragment_for(
         or state.get(keys.CLASS_AWAY)
         or run_name not in state.get(keys.RUNS, {})
         or state.get(keys.SIDEBAR_RUN) != run_name
-        or not 0 <= view.place.step <= offered.last
+        or not 0 <= shown_step(view.place) <= offered.last
         or not only_the_step_moved(state.get(keys.CLASS_FOLLOWED), view)
     ):
         return None
     return offered
+
+
+def shown_step(place: Place) -> int:
+    """The step the teacher's page shows: Animate's, or on Tokens the encode step.
+
+    >>> shown_step(Place(step=7)), shown_step(Place("tokens", step=7, encode_step=2))
+    (7, 2)
+    """
+    return place.encode_step if place.page == "tokens" else place.step
 
 
 def follow_in_fragment(state: MutableMapping[str, Any], view: ClassView, key: str) -> None:

@@ -148,6 +148,7 @@ TOKENS_ENCODE_BACK = "tokens_encode_back"
 TOKENS_ENCODE_NEXT = "tokens_encode_next"
 TOKENS_ENCODE_RESTART = "tokens_encode_restart"
 TOKENS_ENCODE_STAGE = "tokens_encode_stage"  # the chunk, candidates and narration (a container)
+TOKENS_ENCODE_VIEW = "tokens_encode_view"  # the trace's step fragment (st.fragment key)
 
 # --- Vocabulary -----------------------------------------------------------------------
 VOCAB_QUERY = "vocab_query"
