@@ -153,8 +153,8 @@ def stepped(page: str, step: int) -> None:
 def follow_poll(page: str) -> None:
     """The student's check (a fragment with run_every=FOLLOW_SECONDS, drawing nothing) on
     `page` (its url path): nothing when the class's version has not moved; when only the
-    teacher's step did, the page's step fragment alone (ui/classroom/step_follow.py);
-    else the whole app."""
+    teacher's step did, the page's step fragment alone, or nothing where the step is not
+    shown (ui/classroom/step_follow.py); else the whole app."""
     held = seat()
     if held is None:
         return
@@ -162,7 +162,6 @@ def follow_poll(page: str) -> None:
     if store.version(held.code) == st.session_state.get(keys.CLASS_SEEN):
         return
     view = store.view(held.code)
-    fragment = step_follow.fragment_for(st.session_state, view, page) if view else None
-    if view is not None and fragment is not None:
-        step_follow.follow_in_fragment(st.session_state, view, fragment.key)
+    if view is not None and step_follow.followed_lightly(st.session_state, view, page):
+        return
     st.rerun()

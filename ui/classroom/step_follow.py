@@ -8,8 +8,10 @@ on Animate only the step's fragment shows the step (the controls, the stage, the
 and the charts), on Tokens the encode trace's. So when nothing else a student sees moved
 (the same run, page, passage or encoded text, question and scores), the poll sets the
 student's step and reruns that fragment alone.
-Anything else (a question asked or revealed, a new passage, the teacher on another page,
-the student stepped away) reruns the page as before.
+A step that shows nowhere on the student's page (they stepped away, or are on another page
+than the teacher's) reruns nothing: their state is set for later. Anything else (a
+question asked or revealed, a new passage, the teacher on another page) reruns the page
+as before.
 
 The page offers its step fragment for this (`offer`), with the steps it can show, on each
 whole run; what the poll compares with is the class as the last whole run followed it
@@ -112,12 +114,40 @@ def shown_step(place: Place) -> int:
     return place.encode_step if place.page == "tokens" else place.step
 
 
-def follow_in_fragment(state: MutableMapping[str, Any], view: ClassView, key: str) -> None:
-    """Set the student's step to the class's and rerun the step fragment `key` alone."""
+def shown_nowhere(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
+    """Whether the class's move shows nowhere on this student's page: only the teacher's
+    step moved, and the student stepped away (their own step is on screen) or is on
+    another page than the teacher's, with the class's run (their steps are set for later).
+    """
+    if not only_the_step_moved(state.get(keys.CLASS_FOLLOWED), view):
+        return False
+    if state.get(keys.CLASS_AWAY):
+        return True
+    run_name = state.get(keys.CLASS_RUN)
+    return (
+        page != view.place.page
+        and run_name in state.get(keys.RUNS, {})
+        and state.get(keys.SIDEBAR_RUN) == run_name
+    )
+
+
+def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
+    """Follow the class's move without rerunning the page, where it can be: nothing to
+    draw (True), or the step's fragment alone (this run ends here); False when the whole
+    page must rerun (following.follow_class then)."""
+    nowhere = shown_nowhere(state, view, page)
+    fragment = None if nowhere else fragment_for(state, view, page)
+    if not nowhere and fragment is None:
+        return False
     state[keys.CLASS_SEEN] = view.version
     state[keys.CLASS_FOLLOWED] = view
-    follow_place(state, view.place, state[keys.CLASS_RUN])
-    rerun_fragment(key)
+    if state.get(keys.CLASS_AWAY):
+        state[keys.CLASS_PLACE] = view.place  # where the teacher is, for "Step away"'s use
+    else:
+        follow_place(state, view.place, state[keys.CLASS_RUN])
+    if fragment is not None:
+        rerun_fragment(fragment.key)
+    return True
 
 
 def rerun_fragment(key: str) -> None:

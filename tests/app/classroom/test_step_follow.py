@@ -88,3 +88,28 @@ def test_the_teacher_and_others_are_offered_nothing() -> None:
     state: dict[str, Any] = {}
     step_follow.offer(state, "animate", "animate_view", 40)
     assert keys.CLASS_STEP_FRAGMENT not in state
+
+
+def test_a_step_shown_nowhere_reruns_nothing() -> None:
+    away = student()
+    away[keys.CLASS_AWAY] = True  # their own step is on screen
+    assert step_follow.shown_nowhere(away, moved(step=4), "animate")
+    elsewhere = student()  # on Train while the teacher steps on Animate
+    assert step_follow.shown_nowhere(elsewhere, moved(step=4), "")
+    assert not step_follow.shown_nowhere(student(), moved(step=4), "animate")  # the fragment
+    asked = replace(moved(step=4), question=QuestionView(1, 4, ("a", "b"), revealed=False))
+    assert not step_follow.shown_nowhere(away, asked, "animate")  # the question shows
+    assert not step_follow.shown_nowhere(elsewhere, moved(page="tokens"), "")  # the banner
+
+
+def test_a_light_follow_sets_what_a_whole_run_would() -> None:
+    elsewhere = student()
+    assert step_follow.followed_lightly(elsewhere, moved(step=4), "")
+    assert elsewhere[keys.ANIMATE_STEP] == 4 and elsewhere[keys.CLASS_SEEN] == 5
+    assert elsewhere[keys.CLASS_FOLLOWED] == moved(step=4)
+    away = student()
+    away[keys.CLASS_AWAY] = True
+    away[keys.ANIMATE_STEP] = 12  # their own
+    assert step_follow.followed_lightly(away, moved(step=4), "animate")
+    assert away[keys.ANIMATE_STEP] == 12 and away[keys.CLASS_PLACE].step == 4
+    assert not step_follow.followed_lightly(student(), moved(passage="new"), "animate")
