@@ -22,8 +22,8 @@ Reveal).
   student polls and nobody steps, as % of one core; peak RSS: its VmHWM at the end.
 
 Lines before the last say what the server's CPU went to (a join, a follow: a student's
-whole-page rerun at a step), the steadier figures on a busy machine, where wall times
-stretch with the load. The students' side is bench/class_students.py.
+rerun at a step, of the step's fragment alone), the steadier figures on a busy machine,
+where wall times stretch with the load. The students' side is bench/class_students.py.
 
     python bench/class_load.py --students 60
     python bench/class_load.py --quick          # 5 students, 3 steps, 1 question
@@ -171,7 +171,8 @@ async def lesson_steps(
     )
     if follow_ms:
         print(
-            f"  a follow (a student's whole-page rerun at a step, idle polling subtracted): "
+            f"  a follow (a student's rerun at a step of the teacher: the step's fragment "
+            f"alone; idle polling subtracted): "
             f"{statistics.median(follow_ms):.1f} ms of server CPU, the median of "
             f"{len(follow_ms)} steps",
             flush=True,
