@@ -153,7 +153,7 @@ def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str
 def rerun_fragment(key: str) -> None:
     """End the fragment running now and rerun the fragment named `key` alone, as
     `st.rerun("key")` does from a callback; the whole app when Streamlit cannot."""
-    try:
+    try:  # subtle: Streamlit's own runtime, imported here: without it, the whole page
         from streamlit.runtime.scriptrunner import RerunData, get_script_run_ctx
 
         ctx = get_script_run_ctx()
