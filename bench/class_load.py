@@ -4,11 +4,12 @@ Not a test: nothing here asserts a time. It starts the app on a free loopback po
 (scripts/app_server.py), a teacher who opens Animate and starts a class, and N students
 who all open the join link (`/animate?class=CODE`) at once, each a session speaking
 Streamlit's websocket protocol (bench/ws_client.py). A student's client drives the
-follow fragment as a browser does: every FOLLOW_SECONDS it sends the fragment's rerun
-(the server's `auto_rerun` names it; bench/class_poll.py), never sooner than the last
-answer came back. Then, with nobody stepping, the server's CPU over --idle seconds; then
-the teacher steps --steps times, --gap seconds apart, and asks --questions questions
-along the way (Ask the class; every student picks and sends; Reveal).
+follow fragment as a browser does: at its interval it sends the fragment's rerun (the
+server's `auto_rerun` names it and gives the interval; bench/class_poll.py), never
+sooner than the last answer came back. Then, with nobody stepping, the server's CPU
+over --idle seconds; then the teacher steps --steps times, --gap seconds apart, and
+asks --questions questions along the way (Ask the class; every student picks and sends;
+Reveal).
 
 - join: from a student's open (before the socket connects) to their page's banner
   "Following the teacher";
@@ -21,8 +22,8 @@ along the way (Ask the class; every student picks and sends; Reveal).
   student polls and nobody steps, as % of one core; peak RSS: its VmHWM at the end.
 
 Lines before the last say what the server's CPU went to (a join, a follow: a student's
-whole-page rerun at a step), the steadier figures on a busy machine, where wall times
-stretch with the load. The students' side is bench/class_students.py.
+rerun at a step, of the step's fragment alone), the steadier figures on a busy machine,
+where wall times stretch with the load. The students' side is bench/class_students.py.
 
     python bench/class_load.py --students 60
     python bench/class_load.py --quick          # 5 students, 3 steps, 1 question
@@ -47,7 +48,7 @@ HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 
 from bench import class_figures as figures  # noqa: E402
-from bench.class_students import FOLLOW_SECONDS, Lesson, Student, attend  # noqa: E402
+from bench.class_students import Lesson, Student, attend  # noqa: E402
 from bench.ws_client import ScriptRun, StreamlitClient, connected  # noqa: E402
 from scripts import app_server  # noqa: E402
 
@@ -126,7 +127,7 @@ async def idle_cpu(
     wall = time.monotonic() - started
     rate = (sum(s.polls for s in students) - polls) / wall
     percent = 100 * (server.cpu_seconds() - cpu) / wall
-    polling = sum(s.join_s is not None for s in students) / FOLLOW_SECONDS
+    polling = sum(1 / s.interval for s in students if s.join_s is not None and s.interval)
     print(f"  idle: {rate:.0f} polls a second (a browser's pace: {polling:.0f})", flush=True)
     lesson.idle_cores = percent / 100
     return percent
@@ -170,7 +171,8 @@ async def lesson_steps(
     )
     if follow_ms:
         print(
-            f"  a follow (a student's whole-page rerun at a step, idle polling subtracted): "
+            f"  a follow (a student's rerun at a step of the teacher: the step's fragment "
+            f"alone; idle polling subtracted): "
             f"{statistics.median(follow_ms):.1f} ms of server CPU, the median of "
             f"{len(follow_ms)} steps",
             flush=True,
@@ -205,7 +207,9 @@ def report(
     print(
         f"  {len(lesson.accepted)} steps of the teacher x {len(joined)} students: lag median "
         f"{median:.2f} s, max {max(lags, default=math.nan):.2f} s, {missed} never shown; "
-        f"polls {sum(s.polls for s in students):,}; "
+        f"polls {sum(s.polls for s in students):,}, of which follows "
+        f"{sum(s.fragment_follows for s in students):,} of the step's fragment alone and "
+        f"{sum(s.page_follows for s in students):,} of the whole page; "
         f"answers confirmed {sum(s.confirmed for s in students)}",
         flush=True,
     )

@@ -4,13 +4,15 @@ A student's page runs an element-less fragment every FOLLOW_SECONDS
 (ui/classroom/session.py) that reads the class's version and returns at once when it
 has not moved. This starts a real server on 127.0.0.1, one teacher who starts a class
 and N students who join it (bench/ws_client.py's websocket sessions), then, while the
-teacher does nothing, has each student send that fragment's rerun every INTERVAL seconds
-as a browser does (the server's `auto_rerun` message names the fragment) and reports
-the server's CPU per poll and in all. The 60-student lesson itself is bench/class_load.py.
+teacher does nothing, has each student send that fragment's rerun as a browser does (the
+server's `auto_rerun` message names the fragment and its interval; --interval another),
+INTERVAL seconds after the last came back, and reports the server's CPU per poll and in
+all. The 60-student lesson itself is bench/class_load.py.
 
-    python bench/class_poll.py --students 60 --interval 0.5 --seconds 15
+    python bench/class_poll.py --students 60 --seconds 15   # at the app's own interval
+    python bench/class_poll.py --students 60 --interval 0.5  # or another
 
-Last line: `60 idle followers every 0.5 s: P polls in T s, server CPU C % of one core, M ms a poll`
+Last line: `60 idle followers every I s: P polls in T s, server CPU C % of one core, M ms a poll`
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class FragmentSpy:
     def __init__(self, socket: object) -> None:
         self.socket = socket
         self.fragment: str | None = None
+        self.interval = 0.0  # its run_every, in seconds: the browser's timer
 
     async def recv(self) -> bytes:
         raw = await self.socket.recv()
@@ -48,6 +51,7 @@ class FragmentSpy:
         message.ParseFromString(raw)
         if message.WhichOneof("type") == "auto_rerun":
             self.fragment = message.auto_rerun.fragment_id
+            self.interval = message.auto_rerun.interval
         return raw
 
     async def send(self, data: bytes) -> None:
@@ -74,6 +78,7 @@ async def student(port: int, code: str, joined: asyncio.Event, start: list, poll
         if spy.fragment is None:
             raise RuntimeError("the student's page has no follow fragment")
         polls.append(0)
+        start[2] = start[2] or spy.interval  # the app's own timer, unless one was given
         await joined.wait()
         while time.monotonic() < start[1]:
             await asyncio.sleep(start[2])
@@ -103,7 +108,7 @@ async def measure(server: app_server.Server, students: int, interval: float, sec
         used = server.cpu_seconds() - cpu
         count = sum(polls)
     return (
-        f"{students} idle followers every {interval} s: {count:,} polls in {wall:.1f} s, "
+        f"{students} idle followers every {start[2]} s: {count:,} polls in {wall:.1f} s, "
         f"server CPU {100 * used / wall:.1f} % of one core, "
         f"{1000 * used / max(1, count):.2f} ms a poll"
     )
@@ -112,7 +117,9 @@ async def measure(server: app_server.Server, students: int, interval: float, sec
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=60)
-    parser.add_argument("--interval", type=float, default=0.5, help="seconds between polls")
+    parser.add_argument(
+        "--interval", type=float, default=0.0, help="seconds between polls (0: the app's own)"
+    )
     parser.add_argument("--seconds", type=float, default=15, help="how long to measure")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:

@@ -2,9 +2,9 @@
 that joins by the class's link, drives the follow fragment's timer as a browser does, and
 answers each question once; what it saw, and when, is kept in its `Student` record.
 
-A browser's timer: every FOLLOW_SECONDS the fragment's rerun (the server's `auto_rerun`
-names it; bench/class_poll.py), never sooner than the last answer came back, and no
-burst to catch up after a slow one.
+A browser's timer: the fragment's rerun at the interval the server's `auto_rerun` message
+gives (ui/classroom/session.py's FOLLOW_SECONDS; bench/class_poll.py), never sooner than
+the last answer came back, and no burst to catch up after a slow one.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from bench import class_figures as figures
 from bench.class_poll import FragmentSpy
 from bench.ws_client import ScriptRun, StreamlitClient, connected
 
-FOLLOW_SECONDS = 0.5  # ui/classroom/session.py's FOLLOW_SECONDS: the browser's timer
 FOLLOWING = "Following the teacher"  # the student's banner: in the class
 
 
@@ -33,6 +32,9 @@ class Student:
     sent: int = 0  # Send my answer clicks
     confirmed: int = 0  # of them, answered with "Your answer is in"
     polls: int = 0
+    interval: float = 0.0  # the follow fragment's timer, as the server set it
+    page_follows: int = 0  # polls that reran the whole page (the class moved)
+    fragment_follows: int = 0  # polls that reran only a fragment of it (the step moved)
     problem: str = ""
 
 
@@ -97,11 +99,15 @@ async def follow(port: int, lesson: Lesson, student: Student) -> None:
             student.problem = "never shown as following: " + " | ".join(run.texts[:5])[:300]
             return
         student.join_s = time.monotonic() - opened - (run.finished_s - run.shown_s)
+        student.interval = spy.interval
         tick = time.monotonic()
         while time.monotonic() < lesson.ends:
-            tick = max(tick + FOLLOW_SECONDS, time.monotonic())  # a timer: no burst to catch up
+            tick = max(tick + spy.interval, time.monotonic())  # a timer: no burst to catch up
             await asyncio.sleep(tick - time.monotonic())
             run = await poll(client, spy.fragment)
             student.polls += 1
+            if run.texts:  # the class moved: the page, or its step's fragment alone, drawn
+                student.fragment_follows += bool(run.fragment_ids)
+                student.page_follows += not run.fragment_ids
             if "class_answer" in run.widgets:
                 await answer(client, run, student)

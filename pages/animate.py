@@ -17,6 +17,8 @@ from ui.animate.pair_table.view import NO_CORPUS, beside_style
 from ui.animate.passage import passage_input
 from ui.animate.quiz.class_panel import class_question
 from ui.animate.stage import show_static, step_view
+from ui.classroom import step_follow
+from ui.session import state as keys
 from ui.session.runs import current_run_or_error, origin, view_vocab_size
 from ui.shell import run_page
 from ui.views.formatting import markdown_text, plural
@@ -69,7 +71,10 @@ def main() -> None:
         passage = presenter_passage(passage)
     beside_style()
     stage = guarded_function("The animation", step_view)  # a fragment: reruns alone
-    st.fragment(stage, run_every=interval)(run, history, passage, interval, last)
+    step_follow.offer(st.session_state, "animate", keys.ANIMATE_STEP_VIEW, last)  # a class's step
+    st.fragment(stage, run_every=interval, key=keys.ANIMATE_STEP_VIEW)(
+        run, history, passage, interval, last
+    )
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -109,7 +109,7 @@ def run_app() -> None:
     with guarded("The class"):
         class_top(page.url_path)
     if classroom.seat() is not None:  # a student checks the class's version, drawing nothing
-        st.fragment(following.follow_poll, run_every=classroom.FOLLOW_SECONDS)()
+        st.fragment(following.follow_poll, run_every=classroom.FOLLOW_SECONDS)(page.url_path)
     if run is not None:
         view = view_vocab_size(run)
         full = trained_vocab_size(run)

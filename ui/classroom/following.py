@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from ui.classroom import codes
+from ui.classroom import codes, step_follow
 from ui.classroom.model import ClassView, Place
 from ui.classroom.session import (
     CLASS_PARAM,
@@ -127,6 +127,7 @@ def follow_class() -> ClassView | None:
     # that is not the class's) stays on screen and makes them step away (`stepped`)
     changed = state.get(keys.CLASS_SEEN) != view.version
     state[keys.CLASS_SEEN] = view.version
+    state[keys.CLASS_FOLLOWED] = view  # what a lighter follow compares with (step_follow)
     if state.get(keys.CLASS_AWAY):
         state[keys.CLASS_PLACE] = view.place  # where the teacher is, for the banner
     run_name = state.get(keys.CLASS_RUN)
@@ -149,11 +150,18 @@ def stepped(page: str, step: int) -> None:
         st.rerun()  # the whole page: its banner offers "Back to the class" now
 
 
-def follow_poll() -> None:
-    """The student's check (a fragment with run_every=FOLLOW_SECONDS, drawing nothing):
-    the whole app reruns only when the class's version moved."""
+def follow_poll(page: str) -> None:
+    """The student's check (a fragment with run_every=FOLLOW_SECONDS, drawing nothing) on
+    `page` (its url path): nothing when the class's version has not moved; when only the
+    teacher's step did, the page's step fragment alone, or nothing where the step is not
+    shown (ui/classroom/step_follow.py); else the whole app."""
     held = seat()
     if held is None:
         return
-    if class_store().version(held.code) != st.session_state.get(keys.CLASS_SEEN):
-        st.rerun()
+    store = class_store()
+    if store.version(held.code) == st.session_state.get(keys.CLASS_SEEN):
+        return
+    view = store.view(held.code)
+    if view is not None and step_follow.followed_lightly(st.session_state, view, page):
+        return
+    st.rerun()

@@ -8,13 +8,15 @@ beside `class=CODE`: a reload or a restarted server gives them the same seat, an
 and score back. The page then says "Following the teacher · class CODE as NAME".
 
 What a student's page polls: `following.follow_poll`, a fragment without elements
-(run_every = FOLLOW_SECONDS = 0.5 s; the server's `auto_rerun` message names it) that
+(run_every = FOLLOW_SECONDS = 0.75 s; the server's `auto_rerun` message names it) that
 reads the class's `version` (one dict look-up under a lock) and returns at once when it
-is the one last drawn; when it moved, it reruns the app, and `following.follow_class`
-(top of every run, before the page) sets the student's Animate step, passage and Tokens
-encode trace to the teacher's, unless they stepped away. Buttons: `class_step_away`,
-`class_back` ("Back to the class"), `class_leave`, the Nickname popover's `class_rename`;
-a question: radio `class_answer` (an option's index), button `class_send`.
+is the one last drawn; when only the teacher's step moved, it sets the student's step and
+reruns the page's step fragment alone (ui/classroom/step_follow.py); else it reruns the
+app, and `following.follow_class` (top of every run, before the page) sets the student's
+Animate step, passage and Tokens encode trace to the teacher's, unless they stepped away.
+Buttons: `class_step_away`, `class_back` ("Back to the class"), `class_leave`, the
+Nickname popover's `class_rename`; a question: radio `class_answer` (an option's index),
+button `class_send`.
 bench/class_poll.py measures what the polling costs.
 
 The teacher (widget keys, ui/session/state.py): `class_start` ("Start a class on this
@@ -48,9 +50,11 @@ from ui.session.opening import stored_run
 from ui.session.run_spec import RunSpec
 from ui.session.runs import add_run
 
-# a student's page checks the class this often: 0.5 s keeps a step's lag near 1 s at most
-# (the check, then the page's rerun); bench/class_poll.py measures what the checks cost
-FOLLOW_SECONDS = 0.5
+# a student's page checks the class this often. Each check is ~2 ms of Streamlit's own work
+# on the server, sixty students at 0.5 s a quarter of a core doing nothing; at 0.75 s a
+# sixth. The lag it adds (0.75 s at most) fits in 1.5 s since a step's follow reruns only
+# the step's fragment (step_follow.py): bench/class_poll.py and bench/class_load.py
+FOLLOW_SECONDS = 0.75
 TEACHER_POLL_SECONDS = 1.0  # the teacher's live count of answers
 CLASS_PARAM, SEAT_PARAM = "class", "seat"
 
@@ -113,7 +117,14 @@ def open_class_run(view: ClassView) -> bool:
 
 
 def leave_seat() -> None:
-    for key in (keys.CLASS_SEAT, keys.CLASS_AWAY, keys.CLASS_SEEN, keys.CLASS_RUN):
+    for key in (
+        keys.CLASS_SEAT,
+        keys.CLASS_AWAY,
+        keys.CLASS_SEEN,
+        keys.CLASS_RUN,
+        keys.CLASS_FOLLOWED,
+        keys.CLASS_STEP_FRAGMENT,
+    ):
         st.session_state.pop(key, None)
 
 

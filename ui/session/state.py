@@ -76,6 +76,7 @@ ANIMATE_IDS = "animate_ids"
 ANIMATE_CONTROLS = "animate_controls"  # the row of step controls (a container)
 ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
 ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
+ANIMATE_STEP_VIEW = "animate_step_view"  # the step's fragment (st.fragment key)
 ANIMATE_LESSON_STEPS = (
     "animate_lesson_steps"  # merges in the lesson file (ui/animate/lesson/download.py)
 )
@@ -98,6 +99,8 @@ CLASS_SEAT = "class_seat"  # a ui.classroom.model.Seat: this session is a studen
 CLASS_SEEN = "class_seen"  # the class version this session last drew
 CLASS_RUN = "class_run"  # the name of the class's run in this student's session
 CLASS_PLACE = "class_place"  # the teacher's place this student last followed (a Place)
+CLASS_FOLLOWED = "class_followed"  # the ClassView this student's last whole run followed
+CLASS_STEP_FRAGMENT = "class_step_fragment"  # the page's step fragment a follow may rerun alone
 CLASS_AWAY = "class_away"  # the student stepped away: their own step, until "Back to the class"
 CLASS_NOTICE = "class_notice"  # why joining or teaching failed, shown once
 CLASS_START = "class_start"  # the teacher's "Start a class" button (sidebar)
@@ -145,6 +148,7 @@ TOKENS_ENCODE_BACK = "tokens_encode_back"
 TOKENS_ENCODE_NEXT = "tokens_encode_next"
 TOKENS_ENCODE_RESTART = "tokens_encode_restart"
 TOKENS_ENCODE_STAGE = "tokens_encode_stage"  # the chunk, candidates and narration (a container)
+TOKENS_ENCODE_VIEW = "tokens_encode_view"  # the trace's step fragment (st.fragment key)
 
 # --- Vocabulary -----------------------------------------------------------------------
 VOCAB_QUERY = "vocab_query"

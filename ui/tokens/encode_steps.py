@@ -14,7 +14,7 @@ import streamlit as st
 
 from explorer import Tokenizer, render_token
 from explorer.encoding.encode_trace import MAX_TRACE_CHARS, EncodeTrace, trace_chunk, trace_encoding
-from ui.classroom import following, teaching
+from ui.classroom import following, step_follow, teaching
 from ui.session import links
 from ui.session import state as keys
 from ui.tokens import encode_story as story
@@ -99,7 +99,10 @@ def section(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: str)
         follow_trace(state, f"{run_key}:{vocab_size}:{text}", last)
         interval = wanted_timer(state)
         stage = guarded_function("The step", stage_view)  # a fragment: reruns alone
-        st.fragment(stage, run_every=interval)(tokenizer, trace, interval)
+        step_follow.offer(state, "tokens", keys.TOKENS_ENCODE_VIEW, last)  # a class's step
+        st.fragment(stage, run_every=interval, key=keys.TOKENS_ENCODE_VIEW)(
+            tokenizer, trace, interval
+        )
 
 
 def text_input(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: str) -> str:

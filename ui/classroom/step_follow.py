@@ -1,0 +1,177 @@
+"""A follow that reruns the step's fragment alone, when the teacher's step is all that moved.
+
+A student's page polls the class (`following.follow_poll`, a fragment on a timer). When
+the class moved it used to rerun the whole page: the sidebar, the banner, the passage box,
+the lesson download, the question and the step's fragment, ~14 ms of the server's CPU a
+student, sixty of them wanted within one polling period. Most moves are a step, though, and
+on Animate only the step's fragment shows the step (the controls, the stage, the pair panel
+and the charts), on Tokens the encode trace's. So when nothing else a student sees moved
+(the same run, page, passage or encoded text, question and scores), the poll sets the
+student's step and reruns that fragment alone.
+A step that shows nowhere on the student's page (they stepped away, or are on another page
+than the teacher's) reruns nothing: their state is set for later. Anything else (a
+question asked or revealed, a new passage, the teacher on another page) reruns the page
+as before.
+
+The page offers its step fragment for this (`offer`), with the steps it can show, on each
+whole run; what the poll compares with is the class as the last whole run followed it
+(keys.CLASS_FOLLOWED, set by `following.follow_class`).
+
+subtle: Streamlit 1.67 names fragments (`st.fragment(key=...)`) and reruns a named one with
+`st.rerun("key")`, but only from a widget callback: from a fragment's body it refuses,
+since that would end the run in progress mid-way (their spec leaves data-driven reruns
+out: streamlit/streamlit#15755). Ending the poll's run is all the poll wants: it draws
+nothing. So `rerun_fragment` asks the script runner for what `st.rerun("key")` asks for
+(a fragment-scoped RerunData naming the fragment), through Streamlit's script-run context,
+and reruns the whole page instead when any of that is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import streamlit as st
+
+from ui.classroom.model import ClassView, Place
+from ui.classroom.session import follow_place
+from ui.session import state as keys
+
+
+@dataclass(frozen=True)
+class StepFragment:
+    """A page's step fragment, as its last whole run drew it: the page's url path, the
+    fragment's key (`st.fragment(key=...)`) and the last step it can show."""
+
+    page: str
+    key: str
+    last: int
+
+
+def offer(state: MutableMapping[str, Any], page: str, key: str, last: int) -> None:
+    """Called by a page as it draws its step fragment: a follow may rerun that alone.
+
+    >>> state = {"class_seat": "a seat"}
+    >>> offer(state, "animate", "animate_step_view", 40); state["class_step_fragment"].last
+    40
+    """
+    if state.get(keys.CLASS_SEAT) is not None:
+        state[keys.CLASS_STEP_FRAGMENT] = StepFragment(page, key, last)
+
+
+def only_the_step_moved(before: ClassView | None, after: ClassView) -> bool:
+    """Whether `after` differs from `before` in the teacher's step alone, Animate's or
+    Tokens' encode step (the students' count and the version aside: a student's page
+    shows neither).
+
+    >>> seen = ClassView("K7MQ3", 4, "run", "name", Place(step=3), None, 2, None)
+    >>> only_the_step_moved(seen, replace(seen, version=5, place=Place(step=4), students=3))
+    True
+    >>> only_the_step_moved(seen, replace(seen, version=5, place=Place(step=4, passage="x")))
+    False
+    >>> only_the_step_moved(None, seen)
+    False
+    """
+    if before is None:
+        return False
+    same_but_step = replace(
+        before,
+        version=after.version,
+        students=after.students,
+        place=replace(before.place, step=after.place.step, encode_step=after.place.encode_step),
+    )
+    return same_but_step == after
+
+
+def fragment_for(
+    state: MutableMapping[str, Any], view: ClassView, page: str
+) -> StepFragment | None:
+    """The step fragment that can show the class's move alone on this student's page, or
+    None when the whole page must rerun."""
+    offered = state.get(keys.CLASS_STEP_FRAGMENT)
+    run_name = state.get(keys.CLASS_RUN)
+    if (
+        not isinstance(offered, StepFragment)
+        or offered.page != page
+        or view.place.page != page
+        or state.get(keys.CLASS_AWAY)
+        or run_name not in state.get(keys.RUNS, {})
+        or state.get(keys.SIDEBAR_RUN) != run_name
+        or not 0 <= shown_step(view.place) <= offered.last
+        or not only_the_step_moved(state.get(keys.CLASS_FOLLOWED), view)
+    ):
+        return None
+    return offered
+
+
+def shown_step(place: Place) -> int:
+    """The step the teacher's page shows: Animate's, or on Tokens the encode step.
+
+    >>> shown_step(Place(step=7)), shown_step(Place("tokens", step=7, encode_step=2))
+    (7, 2)
+    """
+    return place.encode_step if place.page == "tokens" else place.step
+
+
+def shown_nowhere(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
+    """Whether the class's move shows nowhere on this student's page: only the teacher's
+    step moved, and the student stepped away (their own step is on screen) or is on
+    another page than the teacher's, with the class's run (their steps are set for later).
+    """
+    if not only_the_step_moved(state.get(keys.CLASS_FOLLOWED), view):
+        return False
+    if state.get(keys.CLASS_AWAY):
+        return True
+    run_name = state.get(keys.CLASS_RUN)
+    return (
+        page != view.place.page
+        and run_name in state.get(keys.RUNS, {})
+        and state.get(keys.SIDEBAR_RUN) == run_name
+    )
+
+
+def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
+    """Follow the class's move without rerunning the page, where it can be: nothing to
+    draw (True), or the step's fragment alone (this run ends here); False when the whole
+    page must rerun (following.follow_class then)."""
+    nowhere = shown_nowhere(state, view, page)
+    fragment = None if nowhere else fragment_for(state, view, page)
+    if not nowhere and fragment is None:
+        return False
+    state[keys.CLASS_SEEN] = view.version
+    state[keys.CLASS_FOLLOWED] = view
+    if state.get(keys.CLASS_AWAY):
+        state[keys.CLASS_PLACE] = view.place  # where the teacher is, for "Step away"'s use
+    else:
+        follow_place(state, view.place, state[keys.CLASS_RUN])
+    if fragment is not None:
+        rerun_fragment(fragment.key)
+    return True
+
+
+def rerun_fragment(key: str) -> None:
+    """End the fragment running now and rerun the fragment named `key` alone, as
+    `st.rerun("key")` does from a callback; the whole app when Streamlit cannot."""
+    try:  # subtle: Streamlit's own runtime, imported here: without it, the whole page
+        from streamlit.runtime.scriptrunner import RerunData, get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        ids = ctx.fragment_storage.resolve_target(key) if ctx and ctx.script_requests else []
+    except Exception:  # another Streamlit, or the fragment is not drawn: the whole page
+        ids = []
+    if not ids:
+        st.rerun()
+    asked = ctx.script_requests.request_rerun(
+        RerunData(
+            query_string=ctx.query_string,
+            page_script_hash=ctx.page_script_hash,
+            fragment_id_queue=ids,
+            is_fragment_scoped_rerun=True,
+            cached_message_hashes=ctx.cached_message_hashes,
+            context_info=ctx.context_info,
+        )
+    )
+    if not asked:  # the session is stopping
+        st.stop()
+    st.empty()  # a yield point: the script runner takes the request here (as st.rerun)
