@@ -134,8 +134,6 @@ def main() -> None:
                         path(f"{name}_{width}x{height}"),
                         full_page=True,
                     )
-                section.screenshot(path=str(path(name)))
-                print(path(name))
         for name, url_path, button, selector, (width, height) in CLICKED:
             if name in wanted:
                 page.set_viewport_size({"width": width, "height": height})

@@ -1,9 +1,22 @@
 """Animate's step controls: play / pause, a step back or forward, the step slider (bound to
-the URL) and the Options popover (speed, token ids), in one row."""
+the URL) and the Options popover (speed, token ids), in one row that wraps on a phone
+(never one control a row).
+
+The row is drawn in two parts, so the step's passage reaches the browser before most of
+its controls (`step_view`): `controls_row` places the row and, when the step is not yet
+known (a first run from a link), the slider; `fill_controls` adds the rest. A container
+keeps its children in the order they were created, not the order they were filled, so
+the row looks the same either way.
+"""
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from ui.animate import playback
 from ui.animate.quiz import questions as quiz
@@ -11,27 +24,49 @@ from ui.session import state as keys
 from ui.views.formatting import plural
 
 
-def controls(last: int) -> None:
-    """One row: play / pause, step back / forward, the step slider (unless playing), and
-    a popover with the speed and token ids. It wraps on a phone, never one control a row."""
-    state = st.session_state
-    playing = bool(state.get(keys.ANIMATE_PLAYING))
+@dataclass(frozen=True)
+class ControlsRow:
+    """The row of controls, its buttons' box, and whether the slider is drawn already."""
+
+    row: DeltaGenerator
+    buttons: DeltaGenerator
+    slider_drawn: bool
+
+
+def controls_row(last: int) -> ControlsRow:
+    """The row and its buttons' box (empty), and the slider if the step needs it to be known.
+
+    subtle: a step opened from the URL is known only once the slider bound to it is drawn,
+    and the buttons decide from the step whether they are disabled: then the slider is
+    drawn here, before anything reads the step. Otherwise (a click, playing) the step is
+    in the session already and `fill_controls` draws the slider after the stage.
+    """
     row = st.container(
         horizontal=True, vertical_alignment="bottom", gap="small", key=keys.ANIMATE_CONTROLS
     )
     buttons = row.container(horizontal=True, width="content", gap="xsmall")
-    if not playing:
-        # subtle: drawn before the buttons fill their container beside it, so a step opened
-        # from the URL is known when they decide whether they are disabled
-        row.slider(
-            f"Step (of {plural(last, 'merge')})",
-            min_value=0,
-            max_value=last,
-            key=keys.ANIMATE_STEP,
-            bind="query-params",
-            help="Step k uses the first k merges. The step is in the page's address, so a "
-            "link opens at this step.",
-        )
+    known = step_known(st.session_state)
+    if not known:
+        _slider(row, last)
+    return ControlsRow(row, buttons, slider_drawn=not known)
+
+
+def step_known(state: MutableMapping[str, Any]) -> bool:
+    """Whether the step on screen can be read before the slider is drawn in this run.
+
+    >>> step_known({}), step_known({"animate_step": 4}), step_known({"animate_playing": True})
+    (False, True, True)
+    """
+    return bool(state.get(keys.ANIMATE_PLAYING)) or keys.ANIMATE_STEP in state
+
+
+def fill_controls(place: ControlsRow, last: int) -> None:
+    """The slider (unless `controls_row` drew it, or playing), the buttons and the popover."""
+    state = st.session_state
+    playing = bool(state.get(keys.ANIMATE_PLAYING))
+    row, buttons = place.row, place.buttons
+    if not playing and not place.slider_drawn:
+        _slider(row, last)
     step = playback.shown_step(state, last)
     buttons.button(
         "Pause" if playing else "Play",
@@ -60,4 +95,16 @@ def controls(last: int) -> None:
         value=playback.DEFAULT_SPEED,
         key=keys.ANIMATE_SPEED,
         persist_state="session",
+    )
+
+
+def _slider(row: DeltaGenerator, last: int) -> None:
+    row.slider(
+        f"Step (of {plural(last, 'merge')})",
+        min_value=0,
+        max_value=last,
+        key=keys.ANIMATE_STEP,
+        bind="query-params",
+        help="Step k uses the first k merges. The step is in the page's address, so a "
+        "link opens at this step.",
     )

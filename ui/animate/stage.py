@@ -15,7 +15,7 @@ from ui.animate import animation as anim
 from ui.animate import charts as anim_charts
 from ui.animate import playback
 from ui.animate.caches import cards_html, charts_cached, frame_cached, passage_html
-from ui.animate.controls import controls
+from ui.animate.controls import controls_row, fill_controls
 from ui.animate.pair_table.view import step_areas
 from ui.animate.quiz.panel import pair_panel
 from ui.classroom import following, teaching
@@ -37,13 +37,19 @@ def step_view(
         playback.tick(state, last)
     if playback.wanted_timer(state) != interval:
         st.rerun()  # the whole page: the new timer, and the slider back after playing
-    controls(last)
+    # subtle: the row of controls is placed first but filled after the stage, so the
+    # browser gets (and draws) the step's passage before the buttons and the popover;
+    # their places in the row, and so the page, are the same (ui.animate.controls)
+    row = controls_row(last)
     step = playback.shown_step(state, last)
     following.stepped("animate", step)  # a following student's own step: stepped away
     teaching.publish(page="animate", step=step, passage=passage)  # the teacher's: the class's
     stage_area, pair_area = step_areas()
-    with stage_area, st.container(key=keys.ANIMATE_STAGE):
-        stage(run, history, passage, step, last)
+    try:
+        with stage_area, st.container(key=keys.ANIMATE_STAGE):
+            stage(run, history, passage, step, last)
+    finally:  # a step that fails still has its buttons, to step away from it
+        fill_controls(row, last)
     with pair_area:  # the pair table, or the quiz: beside the stage
         pair_panel(run, history, step, last)
     charts(run, history, step)

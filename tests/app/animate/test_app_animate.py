@@ -192,3 +192,36 @@ def test_the_presenter_view_puts_the_editor_away_and_shows_a_short_passage() -> 
     app.toggle(key=keys.SIDEBAR_PRESENT).set_value(False).run()
     assert [area for area in app.text_area if area.key == keys.ANIMATE_PASSAGE]
     assert len(spelled(token_views(app)[1])) > len(spelled(after))  # the whole passage
+
+
+def _controls_row(app: AppTest) -> list[str]:
+    """The kinds of the controls row's children, a box's kinds in brackets (ui.animate.controls)."""
+    blocks = [app.main]
+    while blocks:
+        block = blocks.pop()
+        if keys.ANIMATE_CONTROLS in str(getattr(block.proto, "id", "")):
+            return [_kinds(child) for child in block.children.values()]
+        blocks += [child for child in block.children.values() if hasattr(child, "children")]
+    raise AssertionError("no row of controls")
+
+
+def _kinds(node: object) -> str:
+    """A node's kind, and its children's kinds in brackets when it has any."""
+    inside = getattr(node, "children", None)
+    if not inside:
+        return type(node).__name__
+    return f"{type(node).__name__}[{','.join(type(c).__name__ for c in inside.values())}]"
+
+
+def test_the_controls_row_reads_the_same_however_it_is_filled() -> None:
+    # the stage is drawn before most controls after a click, and the slider first on a
+    # first run (the step from a link): the row's order must not depend on it
+    app = open_app("animate", CLASSIC)
+    row = ["Block[Button,Button,Button]", "Slider", "Block[Toggle,SelectSlider]"]
+    assert _controls_row(app) == row
+    assert app.button(key="animate_back").disabled and not app.button(key="animate_next").disabled
+    for _ in range(3):
+        app.button(key="animate_next").click().run()
+        assert _controls_row(app) == row
+    assert app.button(key="animate_next").disabled  # the last step: decided after the stage
+    assert "After step 3 · 5 tokens" in " ".join(labels(app))
