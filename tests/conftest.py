@@ -73,6 +73,7 @@ LONGEST_FIRST = (
     "tests/browser/test_class_live.py",
     "tests/browser/test_concurrency.py",
     "tests/browser/test_persistence.py",
+    "tests/browser/test_accessibility.py::test_each_page_has_no_serious_violation",
     "tests/browser/test_classroom.py::test_the_pages_follow_a_second_run",
     "tests/browser/test_uploads.py",
     "tests/browser/test_injection.py",
