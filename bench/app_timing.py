@@ -455,17 +455,9 @@ def time_apptest_steps(text: str, steps: int) -> tuple[int, list[float]]:
 
     The run is trained through the Train page's Paste source (AppTest cannot upload).
     """
-    from streamlit.testing.v1 import AppTest
+    from bench.apptest_runs import trained_on_animate
 
-    app = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=WAIT_SECONDS)
-    app.run()
-    app.radio(key="train_source").set_value("paste").run()
-    app.text_area(key="train_paste").set_value(text)
-    app.number_input(key="train_vocab").set_value(VOCAB_SIZE)
-    app.run()
-    app.button(key="train_go").click().run()
-    app.switch_page("pages/animate.py")
-    app.run()
+    app = trained_on_animate(text, VOCAB_SIZE, timeout_seconds=WAIT_SECONDS)
     last = int(app.slider(key="animate_step").max)
     first = max(0, last // 2 - steps // 2)
     app.slider(key="animate_step").set_value(first).run()

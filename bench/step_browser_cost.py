@@ -90,19 +90,11 @@ def step_bodies_and_charts(text: str) -> tuple[list[str], list[dict[str, Any]]]:
     """STEPS consecutive steps' passage HTML from the Animate page, and its two charts with
     a marker for each of those steps (Arrow datasets as rows, as Streamlit's frontend has
     them)."""
-    from streamlit.testing.v1 import AppTest
-
+    from bench.apptest_runs import trained_on_animate
     from explorer import train
     from ui.animate import charts as anim_charts
 
-    app = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120)
-    app.run()
-    app.radio(key="train_source").set_value("paste").run()
-    app.text_area(key="train_paste").set_value(text)
-    app.number_input(key="train_vocab").set_value(VOCAB_SIZE)
-    app.run()
-    app.button(key="train_go").click().run()
-    app.switch_page("pages/animate.py").run()
+    app = trained_on_animate(text, VOCAB_SIZE)
     first = int(app.slider(key="animate_step").max) // 2
     app.slider(key="animate_step").set_value(first).run()
     bodies = []

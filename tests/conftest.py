@@ -73,10 +73,13 @@ LONGEST_FIRST = (
     "tests/browser/test_class_live.py",
     "tests/browser/test_concurrency.py",
     "tests/browser/test_persistence.py",
+    "tests/browser/test_accessibility.py::test_each_page_has_no_serious_violation",
     "tests/browser/test_classroom.py::test_the_pages_follow_a_second_run",
     "tests/browser/test_uploads.py",
     "tests/browser/test_injection.py",
+    "tests/browser/test_languages.py",
     "tests/browser/test_heldout.py",
+    "tests/browser/test_heavy_work.py",
     "tests/browser/test_deep_links.py",
 )
 
@@ -91,8 +94,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     kept a whole browser file on one worker. A browser test shares nothing with the others
     of its file but the worker's server and browser, which every worker has (session
     fixtures), so each may run on either worker; other files keep their module fixtures
-    on one worker, as before. Order: LONGEST_FIRST, the other browser tests, then the
-    other files, most tests first (many short units last, so the workers end together).
+    on one worker, as before. Order: LONGEST_FIRST, the other browser tests, LONGEST_OTHERS,
+    then the other files, most tests first (many short units last, so the workers end
+    together).
     """
     if config.getvalue("dist") != "loadfile":
         return None
@@ -115,6 +119,20 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return LongestFirst(config, log)
 
 
+# other files of few tests that take long (summed durations, busy full run of 26 Nov,
+# seconds / tests): first of the other files, in this order. By test count alone
+# test_parallel_encode (39 s / 3) was a worker's last unit.
+LONGEST_OTHERS = (
+    "tests/engine/analysis/test_checkup.py",  # 84 / 10
+    "tests/engine/test_cli.py",  # 42 / 30
+    "tests/engine/encoding/test_parallel_encode.py",  # 39 / 3
+    "tests/engine/test_cli_check.py",  # 37 / 4
+    "tests/app/train/test_app_interop.py",  # 27 / 9
+    "tests/app/classroom/test_app_class.py",  # 27 / 11
+    "tests/app/compare/test_app_overlay.py",  # 23 / 6
+    "tests/app/compare/test_app_merge_diff.py",  # 23 / 9
+)
+
 # browser files whose tests share one class on a module's server, in order: one unit
 TOGETHER = ("tests/browser/test_class_live.py",)
 
@@ -129,4 +147,8 @@ def _rank(scope: str, tests: dict[str, bool]) -> tuple[int, int]:
     for index, prefix in enumerate(LONGEST_FIRST):
         if scope.startswith(prefix):
             return (0, index)
-    return (1, 0) if scope.startswith(BROWSER) else (2, -len(tests))
+    if scope.startswith(BROWSER):
+        return (1, 0)
+    if scope in LONGEST_OTHERS:
+        return (2, LONGEST_OTHERS.index(scope) - len(LONGEST_OTHERS) - 10**6)
+    return (2, -len(tests))

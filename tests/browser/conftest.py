@@ -43,7 +43,7 @@ IDLE_SECONDS = 60  # the longest a page may keep running before a helper gives u
 QUIET_SECONDS = 1.0  # no script running for this long: Streamlit has settled
 # With the page's websocket watched (ScriptRuns), a rerun asked for is seen as it is sent,
 # so the quiet period only has to outlast a frame's trip, not guess at one
-WATCHED_QUIET_SECONDS = 0.3
+WATCHED_QUIET_SECONDS = 0.15
 # a test's own screenshots when it passed too (for looking at pages by hand): each is
 # 0.1-0.7 s of a worker's time, and CI reads only a failure's
 EVERY_SCREENSHOT = os.environ.get("BPE_EXPLORER_TEST_SCREENSHOTS") == "1"

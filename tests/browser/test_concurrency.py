@@ -24,10 +24,11 @@ from tests.browser.conftest import (
     BUSY,
     CHROMIUM,
     CHROMIUM_ARGS,
-    QUIET_SECONDS,
     SAMPLE_TOKENIZER,
     VIEWPORT,
+    WATCHED_QUIET_SECONDS,
     IdleWatch,
+    ScriptRuns,
     Server,
     trained_size,
 )
@@ -87,9 +88,16 @@ class HealthLog:
 
 
 async def wait_idle(page: Page, timeout_s: float = STEP_MS / 1000) -> None:
-    """conftest.wait_until_idle, for the async API."""
-    watch = IdleWatch(quiet_seconds=QUIET_SECONDS, timeout_seconds=timeout_s)
-    while not watch.settled(busy=await page.locator(BUSY).count() > 0):
+    """conftest.wait_until_idle on a watched page, for the async API: the page's websocket
+    (ScriptRuns) shows a rerun from the moment it is asked for, so the quiet period only
+    outlasts a frame's trip (a blind 1 s per action, ten pages polling, was most of the
+    test's wall time)."""
+    runs = ScriptRuns.of(page)  # type: ignore[arg-type]  # its callbacks are API-neutral
+    assert runs is not None, "watch the page (ScriptRuns.watch) before it opens the app"
+    watch = IdleWatch(quiet_seconds=WATCHED_QUIET_SECONDS, timeout_seconds=timeout_s)
+    while not watch.settled(
+        busy=await page.locator(BUSY).count() > 0 or runs.busy(time.monotonic())
+    ):
         await page.wait_for_timeout(100)
 
 
@@ -108,6 +116,7 @@ async def train_as(browser: Browser, url: str, user: User) -> Seen:
     context = await browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
     page.set_default_timeout(STEP_MS)
+    ScriptRuns.watch(page)  # type: ignore[arg-type]  # before the app opens: every rerun seen
     try:
         await page.goto(url)
         await wait_idle(page)

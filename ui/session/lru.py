@@ -5,6 +5,22 @@ signature on every call: about 0.3 ms, a tenth of an Animate step's server time 
 step made three such calls (py-spy, `bench/step_cpu.py --paste --profile`). The step's
 caches are these instead, keyed on plain values the caller builds.
 
+Which cache, the app's rule (the README's Layout section says it too):
+
+- `functools.cache` / `functools.lru_cache(maxsize=N)`: a pure function of a few small
+  hashable values (text, numbers, bytes, tuples of them) whose results are small and
+  cheap, so a count bound is a memory bound and two sessions computing one at once
+  cost nothing worth a lock (`ui.session.markdown._escaped_short`,
+  `ui.animate.charts._marker_bytes`); `functools.cache` only for a fixed set of
+  arguments (none, or a handful). The engine (`explorer/`) uses only these.
+- `SharedLru`: what belongs to a run (a tokenizer at a size, a step's encoding, tables,
+  chart specs, metric counts), keyed on the run's key and plain values, never on a
+  Tokenizer: values that vary in size get a weight bound, and `get_or_make` has
+  sessions asking for one key at once wait for one make; and anything on a step's path.
+- `st.cache_resource` / `st.cache_data`: a process's one object (the class store), or a
+  page's once-a-view work that wants Streamlit's spinner or a ttl (the Vocabulary table,
+  the check-up), never on a step's path.
+
     >>> cache = SharedLru(2)
     >>> cache.put(("run", 1), "one"); cache.put(("run", 2), "two"); cache.put(("run", 3), "3")
     >>> cache.get(("run", 1)), cache.get(("run", 3))
