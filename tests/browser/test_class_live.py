@@ -122,6 +122,7 @@ class Room:
     link: str
     qr_text: str
     teacher_ids: WidgetIds
+    key: str  # the teacher key (to take the class back)
     dialogs: list[str] = field(default_factory=list)
 
     @property
@@ -141,6 +142,7 @@ def new_page(browser: Browser, dialogs: list[str], viewport: dict[str, int]) -> 
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     ScriptRuns.watch(page)
     PRESSES[id(page)] = Presses(page)
+    REDRAWS[id(page)] = page.reload  # a student's URL keeps their seat (the teacher's: Room)
     return page
 
 
@@ -182,7 +184,9 @@ class Presses:
 
 PRESSES: dict[int, Presses] = {}  # id(page) -> its watcher
 REPRESSED: list[str] = []  # presses the browser never sent, pressed again (printed at the end)
-RELOADED: list[str] = []  # students' pages reloaded because a run's drawing never came
+REDRAWN: list[str] = []  # pages that missed a finished run's drawing, drawn anew (printed)
+REDRAWS: dict[int, Callable[[], None]] = {}  # id(page) -> how that person redraws their page
+DRAWN_SECONDS = 20  # a run the page has not drawn by then was lost on the way (see redraw)
 SENT_SECONDS = 10  # a click the browser has not sent by then never will be
 
 
@@ -196,61 +200,127 @@ def was_sent(page: Page, done: Callable[[Presses], bool]) -> bool:
     return done(watch)
 
 
-def press_until(page: Page, key: str, shown: Locator, presses: int = 3) -> None:
-    """Press a button, and wait until `shown` is visible.
+def drawn(shown: Locator) -> bool:
+    try:
+        expect(shown).to_be_visible(timeout=DRAWN_SECONDS * 1000)
+    except AssertionError:
+        return False
+    return True
 
-    subtle: a press the browser sent is waited for (a loaded machine may take a while to
-    draw its effect), never pressed twice: a second press of Play would pause. Only a
-    click the browser never sent is pressed again, at most presses - 1 times, each counted
-    in REPRESSED. Not wait_until_idle first: a student's page checks the class every
-    FOLLOW_SECONDS and the teacher's counts every 1-2 s, so a loaded machine may leave
-    them no quiet period.
+
+def redraw(page: Page, why: str) -> None:
+    """The person draws their page anew (REDRAWS: a student reloads, the teacher reloads
+    and takes the class back with the key), counted in REDRAWN.
+
+    subtle: Streamlit 1.67 drops what a finished run sent when the next request reaches
+    the server before its event loop has forwarded that run's messages: the request finds
+    the run's ScriptRunner stopped, starts a new one, and AppSession ignores every event
+    of the old one ("Ignoring event from non-current ScriptRunner": deltas, the finish).
+    A page with a timed fragment sends such requests every 0.5-2 s, so on a loaded machine
+    a press's run is sometimes done on the server (its callback ran) and never drawn, or
+    drawn in part with its elements left faded. Nothing on the page redraws it until the
+    page's next full run; a person would reload.
+    """
+    REDRAWN.append(f"{page.viewport_size['width'] if page.viewport_size else '?'}px: {why}")
+    REDRAWS[id(page)]()
+
+
+def press_until(page: Page, key: str, shown: Locator, presses: int = 3) -> None:
+    """Press a button until `shown` is visible, at most `presses` presses.
+
+    subtle: a press the browser sent has reached the server, whose callback ran: it is
+    not pressed again (a second Play would pause) unless the page, drawn anew (`redraw`:
+    its run was never drawn), still does not show it. A click the browser never sent is
+    pressed again. Each is counted in REPRESSED. Not wait_until_idle first: a student's
+    page checks the class every FOLLOW_SECONDS and the teacher's counts every 1-2 s, so a
+    loaded machine may leave them no quiet period.
     """
     button = keyed(page, key).get_by_role("button")
     watch = PRESSES[id(page)]
     for attempt in range(presses):  # bounded
         before = watch.pressed.get(key, 0)
         button.click()
-        if was_sent(page, lambda watch, before=before: watch.pressed.get(key, 0) > before):
-            expect(shown).to_be_visible(timeout=IDLE_SECONDS * 1000)
+        if not was_sent(page, lambda watch, before=before: watch.pressed.get(key, 0) > before):
+            REPRESSED.append(f"{key}: never sent (press {attempt + 1})")
+            continue
+        if drawn(shown):
             return
-        REPRESSED.append(f"{key} (press {attempt + 1})")
-    raise AssertionError(f"the browser never sent a press of {key} in {presses} presses")
+        redraw(page, f"{key}'s run")
+        if drawn(shown):
+            return
+        REPRESSED.append(f"{key}: not shown after a redraw (press {attempt + 1})")
+    expect(shown).to_be_visible()
 
 
 def type_until(page: Page, key: str, text: str, shown: Locator, presses: int = 3) -> None:
     """Type into a text box and press Enter, as press_until presses a button."""
     box = keyed(page, key).locator("input")
-    box.fill(text)
     for attempt in range(presses):  # bounded
+        box.fill(text)
         box.press("Enter")
-        if was_sent(page, lambda watch: watch.typed.get(key) == text):
-            expect(shown).to_be_visible(timeout=IDLE_SECONDS * 1000)
+        if not was_sent(page, lambda watch: watch.typed.get(key) == text):
+            REPRESSED.append(f"{key}'s Enter: never sent (press {attempt + 1})")
+            continue
+        if drawn(shown):
             return
-        REPRESSED.append(f"{key}'s Enter (press {attempt + 1})")
-    raise AssertionError(f"the browser never sent {key}'s text in {presses} presses of Enter")
+        redraw(page, f"{key}'s run")
+        if drawn(shown):
+            return
+        REPRESSED.append(f"{key}'s Enter: not shown after a redraw (press {attempt + 1})")
+    expect(shown).to_be_visible()
 
 
 def whole(page: Page, code: str) -> None:
-    """A student's page shows the class and its own title; if not within 20 s, the student
-    reloads it (their URL keeps their seat), at most twice, each counted in RELOADED.
-
-    subtle: on a machine near CPU-bound, a student's page sometimes misses the drawing of
-    a whole run that the server finished (the class check's timed fragment run queued
-    right behind the page's rerun): the title or a table stays missing until the next
-    rerun of the page. Streamlit's; seen at load 15-50 on this 2-core machine.
-    """
-    title = main_area(page).locator("h1").first
+    """A student's page shows the class, its title, and nothing left faded; if not within
+    DRAWN_SECONDS, the student reloads it (their URL keeps their seat; see `redraw`), at
+    most twice."""
     for attempt in range(3):  # bounded
-        try:
-            expect(title).to_be_visible()
+        if drawn(main_area(page).locator("h1").first) and unfaded(page):
             joined(page, code)
             return
-        except AssertionError:
-            if attempt == 2:
-                raise
-            RELOADED.append(f"{page.viewport_size} (reload {attempt + 1})")
-            page.reload()
+        if attempt < 2:
+            redraw(page, "a run never drawn")
+    raise AssertionError("a student's page did not draw the class in 3 tries")
+
+
+def unfaded(page: Page) -> bool:
+    """Whether, within DRAWN_SECONDS, no element is left faded (a run's, not drawn)."""
+    try:
+        expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=DRAWN_SECONDS * 1000)
+    except AssertionError:
+        return False
+    return True
+
+
+def teacher_whole(room: Room) -> None:
+    """The teacher's page shows the class, with nothing left faded; else `redraw`."""
+    for attempt in range(3):  # bounded
+        if drawn(room.teacher.get_by_text(f"Teaching class {room.code}")) and unfaded(room.teacher):
+            return
+        if attempt < 2:
+            redraw(room.teacher, "a run never drawn")
+    raise AssertionError("the teacher's page did not draw the class in 3 tries")
+
+
+def take_back(room: Room) -> None:
+    """The teacher opens the app anew and takes the class back with the key (as after a
+    server restart): the class goes on where it was."""
+    teacher = room.teacher
+    teacher.reload()
+    sidebar = teacher.locator('[data-testid="stSidebar"]')
+    expander = sidebar.get_by_text("Class: join with a code, or teach")
+    expect(expander).to_be_visible(timeout=IDLE_SECONDS * 1000)  # a new session, no class
+    wait_until_idle(teacher)
+    expander.click()
+    box = keyed(teacher, keys.CLASS_TAKE_BACK).locator("input")
+    box.fill(room.key)
+    box.press("Enter")
+    wait_until_idle(teacher)
+    button = keyed(teacher, keys.CLASS_TAKE_BACK_GO).get_by_role("button")
+    button.click()
+    expect(teacher.get_by_text(f"Teaching class {room.code}")).to_be_visible(
+        timeout=IDLE_SECONDS * 1000
+    )
 
 
 def joined(page: Page, code: str) -> None:
@@ -295,6 +365,7 @@ def room(browser: Browser, served: Served, request: pytest.FixtureRequest) -> It
     code = card.locator(".class-code").inner_text().strip()
     link = str(card.get_by_role("link").get_attribute("href"))
     qr_text = decode_qr(card.locator("img.class-qr"))
+    key = teacher_key(teacher)
     # Ada and Cy (a phone) open the link while Bo opens Animate: three sessions at once
     ada, bo, cy = (new_page(browser, dialogs, size) for size in (VIEWPORT, VIEWPORT, PHONE))
     ada.goto(qr_text, wait_until="commit")
@@ -309,13 +380,14 @@ def room(browser: Browser, served: Served, request: pytest.FixtureRequest) -> It
     ada.get_by_role("button", name="Nickname").click()  # "anonymous k" until now
     type_until(ada, keys.CLASS_RENAME, MARKDOWN_NAME, sees(ada, f"as {MARKDOWN_NAME}"))
     joined(cy, code)
-    made = Room(served, teacher, ada, bo, cy, code, link, qr_text, teacher_ids, dialogs)
+    made = Room(served, teacher, ada, bo, cy, code, link, qr_text, teacher_ids, key, dialogs)
+    REDRAWS[id(teacher)] = lambda: take_back(made)
     failed = request.session.testsfailed
     yield made
     if REPRESSED:  # the count of presses the browser never sent (pressed again)
         print(f"\n{len(REPRESSED)} presses pressed again: {', '.join(REPRESSED)}")
-    if RELOADED:
-        print(f"\n{len(RELOADED)} students' pages reloaded: {', '.join(RELOADED)}")
+    if REDRAWN:
+        print(f"\n{len(REDRAWN)} pages drawn anew: {', '.join(REDRAWN)}")
     for name in ("teacher", "ada", "bo", "cy"):
         page: Page = getattr(made, name)
         if request.session.testsfailed > failed:  # what each of them saw, for the failure
@@ -362,7 +434,7 @@ def at_rest(room: Room) -> None:
     student following. A test that failed midway leaves the class as it was; the next one
     puts it back (a press each) instead of failing with it."""
     teacher = room.teacher
-    expect(teacher.get_by_text(f"Teaching class {room.code}")).to_be_visible()
+    teacher_whole(room)
     button = keyed(teacher, keys.ANIMATE_PLAY).get_by_role("button")
     if button.filter(has_text="Pause").count():
         press_until(teacher, keys.ANIMATE_PLAY, keyed(teacher, keys.ANIMATE_STEP))
@@ -436,6 +508,7 @@ def test_a_question_is_counted_live_revealed_and_scored(room: Room) -> None:
     expect(sees(teacher, "Answered: 2 of 3 students")).to_be_visible()
     toggle(teacher, keys.CLASS_CHART)
     expect(main_area(teacher).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
+    teacher_whole(room)
     assert_accessible(teacher, "the teacher's card and open question, answers shown", quiet=False)
     whole(cy, room.code)
     assert_accessible(cy, "a phone following, the question open (light)", quiet=False)
@@ -544,7 +617,7 @@ def test_a_restart_mid_question_brings_the_class_back(room: Room) -> None:
     answer(ada, int(question["winner"]))
     expect(sees(teacher, "Answered: 1 of 3 students")).to_be_visible()
     kept = teacher_key(teacher)
-    assert kept.startswith(f"{room.code}-")
+    assert kept == room.key and kept.startswith(f"{room.code}-")
 
     room.served.restart()  # same port, same runs folder: the open pages reconnect
     sidebar = teacher.locator('[data-testid="stSidebar"]')
