@@ -18,10 +18,12 @@ not fail the next.
 
 Presses and a loaded machine: every press that reaches the server runs its callback
 (Streamlit keeps a trigger that arrives during a fragment's timed run, and a full-page
-press starts a new run at once), so a press is pressed again only when the browser never
-sent it (`Presses`: the triggers each page's websocket sent), at most twice. What a busy
-machine does delay is the page: a test waits for the state it needs (the class's
-snapshot on disk, or the page showing it), never for a fixed time.
+press starts a new run at once); what went missing was the drawing of the press's run
+(see `redraw` and ui/session/run_events.py). So a press is pressed again only when the
+browser never sent it (`Presses`: the triggers each page's websocket sent), and a page
+that never draws a run it was sent is drawn anew; both are counted and printed. A test
+waits for the state it needs (the class's snapshot on disk, or the page showing it),
+never for a fixed time.
 """
 
 from __future__ import annotations
@@ -212,14 +214,11 @@ def redraw(page: Page, why: str) -> None:
     """The person draws their page anew (REDRAWS: a student reloads, the teacher reloads
     and takes the class back with the key), counted in REDRAWN.
 
-    subtle: Streamlit 1.67 drops what a finished run sent when the next request reaches
-    the server before its event loop has forwarded that run's messages: the request finds
-    the run's ScriptRunner stopped, starts a new one, and AppSession ignores every event
-    of the old one ("Ignoring event from non-current ScriptRunner": deltas, the finish).
-    A page with a timed fragment sends such requests every 0.5-2 s, so on a loaded machine
-    a press's run is sometimes done on the server (its callback ran) and never drawn, or
-    drawn in part with its elements left faded. Nothing on the page redraws it until the
-    page's next full run; a person would reload.
+    subtle: Streamlit 1.67 dropped what a finished run sent when the page's next request
+    (a timed fragment's tick) reached the server before its event loop had forwarded the
+    run: the press's callback ran, its page was never drawn. The app now holds such a
+    request back (ui/session/run_events.py); this stays as a person's own remedy, counted,
+    should a drawing still go missing on a loaded machine.
     """
     REDRAWN.append(f"{page.viewport_size['width'] if page.viewport_size else '?'}px: {why}")
     REDRAWS[id(page)]()
