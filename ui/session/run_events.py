@@ -20,6 +20,7 @@ reach the browser as usual; then the request starts its new runner.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -74,6 +75,7 @@ def keep_finished_runs() -> None:
     if original is None or getattr(original, _MARK, False):
         return
 
+    @functools.wraps(original)
     def request_rerun(self: Any, client_state: Any) -> None:
         request_in_turn(self, client_state, original)
 
