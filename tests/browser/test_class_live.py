@@ -18,12 +18,11 @@ not fail the next.
 
 Presses and a loaded machine: every press that reaches the server runs its callback
 (Streamlit keeps a trigger that arrives during a fragment's timed run, and a full-page
-press starts a new run at once); what went missing was the drawing of the press's run
-(see `redraw` and ui/session/run_events.py). So a press is pressed again only when the
-browser never sent it (`Presses`: the triggers each page's websocket sent), and a page
-that never draws a run it was sent is drawn anew; both are counted and printed. A test
-waits for the state it needs (the class's snapshot on disk, or the page showing it),
-never for a fixed time.
+press starts a new run at once), and with ui/session/run_events.py its run's drawing
+reaches the page. So a press is pressed again only when the browser never sent it
+(`Presses`: what each page's websocket sent), counted and printed; a test waits for the
+state it needs (the class's snapshot on disk, or the page showing it), never for a fixed
+time, and a page left faded fails as such.
 """
 
 from __future__ import annotations
@@ -124,7 +123,7 @@ class Room:
     link: str
     qr_text: str
     teacher_ids: WidgetIds
-    key: str  # the teacher key (to take the class back)
+    key: str  # the teacher key, read off the sidebar at the start
     dialogs: list[str] = field(default_factory=list)
 
     @property
@@ -144,7 +143,6 @@ def new_page(browser: Browser, dialogs: list[str], viewport: dict[str, int]) -> 
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     ScriptRuns.watch(page)
     PRESSES[id(page)] = Presses(page)
-    REDRAWS[id(page)] = page.reload  # a student's URL keeps their seat (the teacher's: Room)
     return page
 
 
@@ -186,9 +184,7 @@ class Presses:
 
 PRESSES: dict[int, Presses] = {}  # id(page) -> its watcher
 REPRESSED: list[str] = []  # presses the browser never sent, pressed again (printed at the end)
-REDRAWN: list[str] = []  # pages that missed a finished run's drawing, drawn anew (printed)
-REDRAWS: dict[int, Callable[[], None]] = {}  # id(page) -> how that person redraws their page
-DRAWN_SECONDS = 20  # a run the page has not drawn by then was lost on the way (see redraw)
+DRAWN_SECONDS = 20  # a page that has not drawn a state by then will not (unfaded)
 SENT_SECONDS = 10  # a click the browser has not sent by then never will be
 
 
@@ -202,88 +198,51 @@ def was_sent(page: Page, done: Callable[[Presses], bool]) -> bool:
     return done(watch)
 
 
-def drawn(shown: Locator) -> bool:
-    try:
-        expect(shown).to_be_visible(timeout=DRAWN_SECONDS * 1000)
-    except AssertionError:
-        return False
-    return True
-
-
-def redraw(page: Page, why: str) -> None:
-    """The person draws their page anew (REDRAWS: a student reloads, the teacher reloads
-    and takes the class back with the key), counted in REDRAWN.
-
-    subtle: Streamlit 1.67 dropped what a finished run sent when the page's next request
-    (a timed fragment's tick) reached the server before its event loop had forwarded the
-    run: the press's callback ran, its page was never drawn. The app now holds such a
-    request back (ui/session/run_events.py); this stays as a person's own remedy, counted,
-    should a drawing still go missing on a loaded machine.
-    """
-    REDRAWN.append(f"{page.viewport_size['width'] if page.viewport_size else '?'}px: {why}")
-    REDRAWS[id(page)]()
-
-
 def press_until(page: Page, key: str, shown: Locator, presses: int = 3) -> None:
-    """Press a button until `shown` is visible, at most `presses` presses.
+    """Press a button and wait until `shown` is visible; a click the browser never sent
+    is pressed again, at most presses - 1 times, each counted in REPRESSED.
 
-    subtle: a press the browser sent has reached the server, whose callback ran: it is
-    not pressed again (a second Play would pause) unless the page, drawn anew (`redraw`:
-    its run was never drawn), still does not show it. A click the browser never sent is
-    pressed again. Each is counted in REPRESSED. Not wait_until_idle first: a student's
-    page checks the class every FOLLOW_SECONDS and the teacher's counts every 1-2 s, so a
-    loaded machine may leave them no quiet period.
+    subtle: a press the browser sent is never pressed twice (a second Play would pause):
+    the server runs its callback, and its run's drawing reaches the page (Streamlit 1.67
+    could drop it, see ui/session/run_events.py), however long a loaded machine takes.
+    Not wait_until_idle first: a student's page checks the class every FOLLOW_SECONDS and
+    the teacher's counts every 1-2 s, so a loaded machine may leave them no quiet period.
     """
     button = keyed(page, key).get_by_role("button")
     watch = PRESSES[id(page)]
     for attempt in range(presses):  # bounded
         before = watch.pressed.get(key, 0)
         button.click()
-        if not was_sent(page, lambda watch, before=before: watch.pressed.get(key, 0) > before):
-            REPRESSED.append(f"{key}: never sent (press {attempt + 1})")
-            continue
-        if drawn(shown):
+        if was_sent(page, lambda watch, before=before: watch.pressed.get(key, 0) > before):
+            expect(shown).to_be_visible(timeout=IDLE_SECONDS * 1000)
             return
-        redraw(page, f"{key}'s run")
-        if drawn(shown):
-            return
-        REPRESSED.append(f"{key}: not shown after a redraw (press {attempt + 1})")
-    expect(shown).to_be_visible()
+        REPRESSED.append(f"{key} (press {attempt + 1})")
+    raise AssertionError(f"the browser never sent a press of {key} in {presses} presses")
 
 
 def type_until(page: Page, key: str, text: str, shown: Locator, presses: int = 3) -> None:
     """Type into a text box and press Enter, as press_until presses a button."""
     box = keyed(page, key).locator("input")
+    box.fill(text)
     for attempt in range(presses):  # bounded
-        box.fill(text)
         box.press("Enter")
-        if not was_sent(page, lambda watch: watch.typed.get(key) == text):
-            REPRESSED.append(f"{key}'s Enter: never sent (press {attempt + 1})")
-            continue
-        if drawn(shown):
+        if was_sent(page, lambda watch: watch.typed.get(key) == text):
+            expect(shown).to_be_visible(timeout=IDLE_SECONDS * 1000)
             return
-        redraw(page, f"{key}'s run")
-        if drawn(shown):
-            return
-        REPRESSED.append(f"{key}'s Enter: not shown after a redraw (press {attempt + 1})")
-    expect(shown).to_be_visible()
+        REPRESSED.append(f"{key}'s Enter (press {attempt + 1})")
+    raise AssertionError(f"the browser never sent {key}'s text in {presses} presses of Enter")
 
 
 def whole(page: Page, code: str) -> None:
-    """A student's page shows the class, its title, and nothing left faded; if not within
-    DRAWN_SECONDS, the student reloads it (their URL keeps their seat; see `redraw`), at
-    most twice."""
-    for attempt in range(3):  # bounded
-        if drawn(main_area(page).locator("h1").first) and unfaded(page):
-            joined(page, code)
-            return
-        if attempt < 2:
-            redraw(page, "a run never drawn")
-    raise AssertionError("a student's page did not draw the class in 3 tries")
+    """A student's page shows the class and its title, with nothing left faded."""
+    expect(main_area(page).locator("h1").first).to_be_visible()
+    assert unfaded(page), "a student's page kept elements faded: a run it never finished"
+    joined(page, code)
 
 
 def unfaded(page: Page) -> bool:
-    """Whether, within DRAWN_SECONDS, no element is left faded (a run's, not drawn)."""
+    """Whether, within DRAWN_SECONDS, no element is left faded (drawn by a run whose
+    end never came: Streamlit marks a run's old elements stale until it finishes)."""
     try:
         expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=DRAWN_SECONDS * 1000)
     except AssertionError:
@@ -292,34 +251,9 @@ def unfaded(page: Page) -> bool:
 
 
 def teacher_whole(room: Room) -> None:
-    """The teacher's page shows the class, with nothing left faded; else `redraw`."""
-    for attempt in range(3):  # bounded
-        if drawn(room.teacher.get_by_text(f"Teaching class {room.code}")) and unfaded(room.teacher):
-            return
-        if attempt < 2:
-            redraw(room.teacher, "a run never drawn")
-    raise AssertionError("the teacher's page did not draw the class in 3 tries")
-
-
-def take_back(room: Room) -> None:
-    """The teacher opens the app anew and takes the class back with the key (as after a
-    server restart): the class goes on where it was."""
-    teacher = room.teacher
-    teacher.reload()
-    sidebar = teacher.locator('[data-testid="stSidebar"]')
-    expander = sidebar.get_by_text("Class: join with a code, or teach")
-    expect(expander).to_be_visible(timeout=IDLE_SECONDS * 1000)  # a new session, no class
-    wait_until_idle(teacher)
-    expander.click()
-    box = keyed(teacher, keys.CLASS_TAKE_BACK).locator("input")
-    box.fill(room.key)
-    box.press("Enter")
-    wait_until_idle(teacher)
-    button = keyed(teacher, keys.CLASS_TAKE_BACK_GO).get_by_role("button")
-    button.click()
-    expect(teacher.get_by_text(f"Teaching class {room.code}")).to_be_visible(
-        timeout=IDLE_SECONDS * 1000
-    )
+    """The teacher's page shows the class, with nothing left faded."""
+    expect(room.teacher.get_by_text(f"Teaching class {room.code}")).to_be_visible()
+    assert unfaded(room.teacher), "the teacher's page kept elements faded"
 
 
 def joined(page: Page, code: str) -> None:
@@ -380,13 +314,10 @@ def room(browser: Browser, served: Served, request: pytest.FixtureRequest) -> It
     type_until(ada, keys.CLASS_RENAME, MARKDOWN_NAME, sees(ada, f"as {MARKDOWN_NAME}"))
     joined(cy, code)
     made = Room(served, teacher, ada, bo, cy, code, link, qr_text, teacher_ids, key, dialogs)
-    REDRAWS[id(teacher)] = lambda: take_back(made)
     failed = request.session.testsfailed
     yield made
     if REPRESSED:  # the count of presses the browser never sent (pressed again)
         print(f"\n{len(REPRESSED)} presses pressed again: {', '.join(REPRESSED)}")
-    if REDRAWN:
-        print(f"\n{len(REDRAWN)} pages drawn anew: {', '.join(REDRAWN)}")
     for name in ("teacher", "ada", "bo", "cy"):
         page: Page = getattr(made, name)
         if request.session.testsfailed > failed:  # what each of them saw, for the failure
