@@ -35,6 +35,7 @@ from ui.session import state as keys
 from ui.session.gc_tuning import freeze_after_first_run
 from ui.session.opening import init_session, retrain_from_link
 from ui.session.run_cache import preload_bundled
+from ui.session.run_events import keep_finished_runs
 from ui.session.runs import (
     Run,
     current_run_or_error,
@@ -94,6 +95,7 @@ def within_page_regex_budget(draw: Callable[[], None]) -> Callable[[], None]:
 def run_app() -> None:
     """What the entry file does on every run: set up the session, route, draw the sidebar."""
     st.set_page_config(page_title=APP_TITLE, page_icon=":material/join_inner:", layout="wide")
+    keep_finished_runs()  # once per process: a run's drawing is not lost to the next request
     preload_bundled()  # once per process, when the server asks for it
     init_session()
     with guarded("The class"):

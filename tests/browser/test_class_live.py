@@ -11,8 +11,18 @@ same port and runs folder mid-question: the students' open pages rejoin by thems
 teacher takes the class back with the key, and the reveal reaches everyone.
 
 One server for the module (its own runs folder: the class's snapshot is read from there
-to see the class's state); the tests run in order on one class, so tests/conftest.py
-keeps this file on one xdist worker (TOGETHER).
+to see the class's state); the tests share one class, so tests/conftest.py keeps this file
+on one xdist worker (TOGETHER), and each test first brings the class to what it needs
+(`at_rest`: paused, every student following, no question open), so one that fails does
+not fail the next.
+
+Presses and a loaded machine: every press that reaches the server runs its callback
+(Streamlit keeps a trigger that arrives during a fragment's timed run, and a full-page
+press starts a new run at once), and with ui/session/run_events.py its run's drawing
+reaches the page. So a press is pressed again only when the browser never sent it
+(`Presses`: what each page's websocket sent), counted and printed; a test waits for the
+state it needs (the class's snapshot on disk, or the page showing it), never for a fixed
+time, and a page left faded fails as such.
 """
 
 from __future__ import annotations
@@ -20,9 +30,8 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import os
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +41,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, expect
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -52,16 +62,6 @@ from tests.browser.conftest import (
 from tests.browser.test_accessibility import assert_accessible
 from ui.classroom import snapshot
 from ui.session import state as keys
-
-# subtle: not in CI for now. In CI's first minute (three workers, load 10-20) a click that
-# meets a page's timed fragment rerun is sometimes lost (Streamlit's; Pause, the rename's
-# Enter and Step away were each seen lost), and this file's tests share one class in order,
-# so one lost click fails the rest: it failed 2 CI runs of 4 in session 10, and passed every
-# run on a quieter machine. Run it by hand: `pytest tests/browser/test_class_live.py`.
-pytestmark = pytest.mark.skipif(
-    os.environ.get("CI") == "true",
-    reason="flaky under CI's load: a click meeting a timed fragment rerun can be lost",
-)
 
 PHONE = {"width": 390, "height": 844}
 # a browser's own nicknames: HTML that would run (20 characters, the cap) and Markdown
@@ -123,6 +123,7 @@ class Room:
     link: str
     qr_text: str
     teacher_ids: WidgetIds
+    key: str  # the teacher key, read off the sidebar at the start
     dialogs: list[str] = field(default_factory=list)
 
     @property
@@ -141,6 +142,7 @@ def new_page(browser: Browser, dialogs: list[str], viewport: dict[str, int]) -> 
     page.set_default_timeout(IDLE_SECONDS * 1000)
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     ScriptRuns.watch(page)
+    PRESSES[id(page)] = Presses(page)
     return page
 
 
@@ -150,32 +152,113 @@ def open_page(page: Page, url: str) -> Page:
     return page
 
 
-def press(page: Page, key: str) -> None:
-    """Press a button; the caller waits for what it shows.
+class Presses:
+    """What a page's websocket has sent: each button's presses (a rerun request with its
+    trigger) and each text box's last value, by widget key.
 
-    subtle: not wait_until_idle: a student's page checks the class every 0.5 s and the
-    teacher's counts every 1-2 s, so a loaded machine may leave them no quiet 0.3 s.
+    A press the browser sent has reached the server, which runs its callback even when a
+    timed fragment run is in flight; one the browser never sent was lost in the page (a
+    rerun redrew the button under the pointer) and may be pressed again.
     """
-    keyed(page, key).get_by_role("button").click()
+
+    def __init__(self, page: Page) -> None:
+        self.pressed: dict[str, int] = {}
+        self.typed: dict[str, str] = {}
+        page.on("websocket", lambda socket: socket.on("framesent", self._read))
+
+    def _read(self, payload: str | bytes) -> None:
+        if not isinstance(payload, bytes):
+            return
+        message = BackMsg.FromString(payload)
+        if not message.HasField("rerun_script"):
+            return
+        for state in message.rerun_script.widget_states.widgets:
+            key = widget_key(state.id)
+            if key is None:
+                continue
+            if state.WhichOneof("value") == "trigger_value" and state.trigger_value:
+                self.pressed[key] = self.pressed.get(key, 0) + 1
+            elif state.WhichOneof("value") == "string_value":
+                self.typed[key] = state.string_value
 
 
-def press_until(page: Page, key: str, shown: Locator) -> None:
-    """Press a button until `shown` is visible, at most three presses.
+PRESSES: dict[int, Presses] = {}  # id(page) -> its watcher
+REPRESSED: list[str] = []  # presses the browser never sent, pressed again (printed at the end)
+DRAWN_SECONDS = 20  # a page that has not drawn a state by then will not (unfaded)
+SENT_SECONDS = 10  # a click the browser has not sent by then never will be
 
-    subtle: a click that meets the page's timed fragment rerun (a student's check every
-    0.5 s, the teacher's counts) can be lost on a loaded machine, as Pause's (`pause`);
-    a button that has gone or is disabled has taken, and is not pressed again.
+
+def was_sent(page: Page, done: Callable[[Presses], bool]) -> bool:
+    """Whether the page's websocket sends what `done` looks for within SENT_SECONDS."""
+    watch = PRESSES[id(page)]
+    for _ in range(SENT_SECONDS * 20):  # bounded
+        if done(watch):
+            return True
+        page.wait_for_timeout(50)
+    return done(watch)
+
+
+def press_until(page: Page, key: str, shown: Locator, presses: int = 3) -> None:
+    """Press a button and wait until `shown` is visible; a click the browser never sent
+    is pressed again, at most presses - 1 times, each counted in REPRESSED.
+
+    subtle: a press the browser sent is never pressed twice (a second Play would pause):
+    the server runs its callback, and its run's drawing reaches the page (Streamlit 1.67
+    could drop it, see ui/session/run_events.py), however long a loaded machine takes.
+    Not wait_until_idle first: a student's page checks the class every FOLLOW_SECONDS and
+    the teacher's counts every 1-2 s, so a loaded machine may leave them no quiet period.
     """
     button = keyed(page, key).get_by_role("button")
-    for _ in range(3):  # bounded
-        if button.count() and button.is_visible() and button.is_enabled():
-            button.click()
-        try:
-            expect(shown).to_be_visible(timeout=7_000)
+    watch = PRESSES[id(page)]
+    for attempt in range(presses):  # bounded
+        before = watch.pressed.get(key, 0)
+        button.click()
+        if was_sent(page, lambda watch, before=before: watch.pressed.get(key, 0) > before):
+            expect(shown).to_be_visible(timeout=IDLE_SECONDS * 1000)
             return
-        except AssertionError:
-            continue
-    expect(shown).to_be_visible()
+        REPRESSED.append(f"{key} (press {attempt + 1})")
+    raise AssertionError(f"the browser never sent a press of {key} in {presses} presses")
+
+
+def type_until(page: Page, key: str, text: str, shown: Locator, presses: int = 3) -> None:
+    """Type into a text box and press Enter, as press_until presses a button."""
+    box = keyed(page, key).locator("input")
+    box.fill(text)
+    for attempt in range(presses):  # bounded
+        box.press("Enter")
+        if was_sent(page, lambda watch: watch.typed.get(key) == text):
+            expect(shown).to_be_visible(timeout=IDLE_SECONDS * 1000)
+            return
+        REPRESSED.append(f"{key}'s Enter (press {attempt + 1})")
+    raise AssertionError(f"the browser never sent {key}'s text in {presses} presses of Enter")
+
+
+def whole(page: Page, code: str) -> None:
+    """A student's page follows the class, with nothing left faded.
+
+    subtle: not its title: Ada's page has lost its "Animate merges" title after her
+    rename (popover open) in 2 runs of 10 on a busy machine, the class and the step still
+    drawn (a Streamlit drawing glitch not found yet); the accessibility checks, which
+    need the title, still fail on it.
+    """
+    assert unfaded(page), "a student's page kept elements faded: a run it never finished"
+    joined(page, code)
+
+
+def unfaded(page: Page) -> bool:
+    """Whether, within DRAWN_SECONDS, no element is left faded (drawn by a run whose
+    end never came: Streamlit marks a run's old elements stale until it finishes)."""
+    try:
+        expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=DRAWN_SECONDS * 1000)
+    except AssertionError:
+        return False
+    return True
+
+
+def teacher_whole(room: Room) -> None:
+    """The teacher's page shows the class, with nothing left faded."""
+    expect(room.teacher.get_by_text(f"Teaching class {room.code}")).to_be_visible()
+    assert unfaded(room.teacher), "the teacher's page kept elements faded"
 
 
 def joined(page: Page, code: str) -> None:
@@ -215,12 +298,12 @@ def room(browser: Browser, served: Served, request: pytest.FixtureRequest) -> It
     teacher_ids = WidgetIds(teacher)  # on before the page opens its websocket
     open_page(teacher, f"{base}animate")
     teacher.get_by_text("Class: join with a code, or teach").click()
-    press(teacher, keys.CLASS_START)
     card = keyed(teacher, keys.CLASS_CARD)
-    expect(card.locator("img.class-qr")).to_be_visible()
+    press_until(teacher, keys.CLASS_START, card.locator("img.class-qr"))
     code = card.locator(".class-code").inner_text().strip()
     link = str(card.get_by_role("link").get_attribute("href"))
     qr_text = decode_qr(card.locator("img.class-qr"))
+    key = teacher_key(teacher)
     # Ada and Cy (a phone) open the link while Bo opens Animate: three sessions at once
     ada, bo, cy = (new_page(browser, dialogs, size) for size in (VIEWPORT, VIEWPORT, PHONE))
     ada.goto(qr_text, wait_until="commit")
@@ -228,29 +311,18 @@ def room(browser: Browser, served: Served, request: pytest.FixtureRequest) -> It
     open_page(bo, f"{base}animate")
     bo.get_by_text("Class: join with a code, or teach").click()
     keyed(bo, keys.CLASS_CODE).locator("input").fill(code.lower())
-    keyed(bo, keys.CLASS_NICKNAME).locator("input").fill(HTML_NAME)
-    keyed(bo, keys.CLASS_NICKNAME).locator("input").press("Enter")
-    wait_until_idle(bo)
-    press(bo, keys.CLASS_JOIN)
-    joined(bo, code)
+    nickname = keyed(bo, keys.CLASS_NICKNAME).locator("input")
+    type_until(bo, keys.CLASS_NICKNAME, HTML_NAME, nickname)
+    press_until(bo, keys.CLASS_JOIN, sees(bo, f"Following the teacher · class {code}"))
     joined(ada, code)
-    rename = keyed(ada, keys.CLASS_RENAME).locator("input")  # "anonymous k" until now
-    ada.get_by_role("button", name="Nickname").click()
-    rename.fill(MARKDOWN_NAME)
-    for _ in range(3):  # bounded
-        # subtle: an Enter that meets the follow fragment's timed rerun can be lost on a
-        # loaded machine (Streamlit's, seen once in CI), as Pause's click can (`pause`)
-        rename.press("Enter")
-        try:
-            expect(sees(ada, f"as {MARKDOWN_NAME}")).to_be_visible(timeout=7_000)
-            break
-        except AssertionError:
-            continue
-    expect(sees(ada, f"as {MARKDOWN_NAME}")).to_be_visible()  # the stars shown, not bold
+    ada.get_by_role("button", name="Nickname").click()  # "anonymous k" until now
+    type_until(ada, keys.CLASS_RENAME, MARKDOWN_NAME, sees(ada, f"as {MARKDOWN_NAME}"))
     joined(cy, code)
-    made = Room(served, teacher, ada, bo, cy, code, link, qr_text, teacher_ids, dialogs)
+    made = Room(served, teacher, ada, bo, cy, code, link, qr_text, teacher_ids, key, dialogs)
     failed = request.session.testsfailed
     yield made
+    if REPRESSED:  # the count of presses the browser never sent (pressed again)
+        print(f"\n{len(REPRESSED)} presses pressed again: {', '.join(REPRESSED)}")
     for name in ("teacher", "ada", "bo", "cy"):
         page: Page = getattr(made, name)
         if request.session.testsfailed > failed:  # what each of them saw, for the failure
@@ -262,8 +334,7 @@ def room(browser: Browser, served: Served, request: pytest.FixtureRequest) -> It
 def answer(page: Page, option: int) -> None:
     keyed(page, keys.CLASS_ANSWER).locator('[role="radiogroup"] label').nth(option).click()
     expect(keyed(page, keys.CLASS_SEND).get_by_role("button")).to_be_enabled()
-    press(page, keys.CLASS_SEND)
-    expect(sees(page, "Your answer is in")).to_be_visible()
+    press_until(page, keys.CLASS_SEND, sees(page, "Your answer is in"))
 
 
 def toggle(page: Page, key: str) -> None:
@@ -271,22 +342,44 @@ def toggle(page: Page, key: str) -> None:
     expect(keyed(page, key).get_by_role("switch")).to_be_checked()
 
 
-def pause(play: Locator) -> None:
-    """Press Pause until the button says Play again.
+def play_a_while(room: Room, start: int) -> int:
+    """The teacher plays on from `start` and pauses once the class has moved on; the step
+    paused at.
 
-    subtle: while playing, the step's fragment reruns on a timer; on a loaded machine a
-    click that meets a tick's rerun can be lost (Streamlit's, seen 1 run in 8 here), so
-    a press that shows nothing within a few seconds is pressed again, a bounded number
-    of times.
+    subtle: each press waits for its page to show it took (Pause while playing, the slider
+    back once paused): on a loaded machine the page may lag a run behind, and a page
+    that still shows the Play and slider of before would read as already paused.
     """
-    for _ in range(4):
-        play.click()
-        try:
-            expect(play).to_contain_text("Play", timeout=5_000)
-            return
-        except AssertionError:
-            continue
-    raise AssertionError("the teacher's Pause did not take in 4 presses")
+    teacher = room.teacher
+    button = keyed(teacher, keys.ANIMATE_PLAY).get_by_role("button")
+    press_until(teacher, keys.ANIMATE_PLAY, button.filter(has_text="Pause"))
+    for _ in range(200):  # bounded: 20 s at most
+        if class_step(room) > start:
+            break
+        teacher.wait_for_timeout(100)
+    assert class_step(room) > start, "the class did not move on while the teacher played"
+    slider = keyed(teacher, keys.ANIMATE_STEP).get_by_role("slider")  # back when paused
+    press_until(teacher, keys.ANIMATE_PLAY, slider)
+    expect(button).to_contain_text("Play")
+    return int(slider.input_value())
+
+
+def at_rest(room: Room) -> None:
+    """What each test starts from: the teacher teaching, paused, no question open, every
+    student following. A test that failed midway leaves the class as it was; the next one
+    puts it back (a press each) instead of failing with it."""
+    teacher = room.teacher
+    teacher_whole(room)
+    button = keyed(teacher, keys.ANIMATE_PLAY).get_by_role("button")
+    if button.filter(has_text="Pause").count():
+        press_until(teacher, keys.ANIMATE_PLAY, keyed(teacher, keys.ANIMATE_STEP))
+    question = room.served.the_class()["question"]
+    if question is not None and not question["revealed"]:
+        press_until(teacher, keys.CLASS_REVEAL, sees(teacher, "picked the merge"))
+    for page in room.students:
+        if sees(page, "You stepped away").count():
+            press_until(page, keys.CLASS_BACK, sees(page, "Following the teacher"))
+        whole(page, room.code)
 
 
 def stage_words(page: Page) -> str:
@@ -311,22 +404,14 @@ def test_students_join_by_link_and_code_and_follow_steps_and_play(room: Room) ->
     expect(bo.locator("svg[onload]")).to_have_count(0)  # the nickname is text, not an element
     expect(sees(ada, f"as {MARKDOWN_NAME}")).to_be_visible()  # the stars shown, not bold
 
-    for step in (1, 2):
-        press(teacher, keys.ANIMATE_NEXT)
-        shows_step(teacher, step)
+    at_rest(room)
+    start = class_step(room)
+    for step in (start + 1, start + 2):
+        press_until(teacher, keys.ANIMATE_NEXT, after_step_label(main_area(teacher), step))
     for page in room.students:
-        shows_step(page, 2)
-    play = keyed(teacher, keys.ANIMATE_PLAY).get_by_role("button")
-    play.click()  # no wait for idle: a playing page runs on a timer
-    for _ in range(200):  # bounded: 20 s at most
-        if class_step(room) >= 3:
-            break
-        teacher.wait_for_timeout(100)
-    pause(play)
-    slider = keyed(teacher, keys.ANIMATE_STEP).get_by_role("slider")  # back when paused
-    expect(slider).to_be_visible()
-    step = int(slider.input_value())
-    assert step >= 3  # played on from step 2
+        shows_step(page, start + 2)
+    step = play_a_while(room, start + 2)
+    assert step > start + 2  # played on
     shows_step(teacher, step)
     on_screen = stage_words(teacher)
     for page in room.students:  # the merge, narration and passage the teacher has
@@ -334,7 +419,7 @@ def test_students_join_by_link_and_code_and_follow_steps_and_play(room: Room) ->
         assert stage_words(page) == on_screen
 
     press_until(bo, keys.CLASS_STEP_AWAY, sees(bo, "You stepped away"))
-    press(teacher, keys.ANIMATE_NEXT)
+    press_until(teacher, keys.ANIMATE_NEXT, after_step_label(main_area(teacher), step + 1))
     shows_step(ada, step + 1)
     shows_step(cy, step + 1)
     shows_step(bo, step)  # their own step while away
@@ -345,6 +430,7 @@ def test_students_join_by_link_and_code_and_follow_steps_and_play(room: Room) ->
 
 def test_a_question_is_counted_live_revealed_and_scored(room: Room) -> None:
     teacher, ada, bo, cy = room.teacher, room.ada, room.bo, room.cy
+    at_rest(room)
     press_until(teacher, keys.CLASS_ASK, sees(teacher, "Answered: 0 of 3 students"))
     question = room.served.the_class()["question"]
     winner, options = int(question["winner"]), len(question["labels"])
@@ -357,7 +443,9 @@ def test_a_question_is_counted_live_revealed_and_scored(room: Room) -> None:
     expect(sees(teacher, "Answered: 2 of 3 students")).to_be_visible()
     toggle(teacher, keys.CLASS_CHART)
     expect(main_area(teacher).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
+    teacher_whole(room)
     assert_accessible(teacher, "the teacher's card and open question, answers shown", quiet=False)
+    whole(cy, room.code)
     assert_accessible(cy, "a phone following, the question open (light)", quiet=False)
 
     press_until(teacher, keys.CLASS_REVEAL, sees(ada, "Right!"))
@@ -367,6 +455,7 @@ def test_a_question_is_counted_live_revealed_and_scored(room: Room) -> None:
         expect(sees(page, "1 of 2 answers")).to_be_visible()
         shows_step(page, int(question["step"]) + 1)  # the teacher moved on to the merge
     toggle(teacher, keys.CLASS_SCORES)
+    whole(cy, room.code)
     table = main_area(cy).locator('[data-testid="stDataFrame"]')
     expect(table).to_be_visible()
     rows = grid_rows(table)
@@ -407,8 +496,9 @@ async def sent(client: StreamlitClient, message: Any) -> ScriptRun:
 
 def test_a_student_cannot_drive_the_class(room: Room) -> None:
     teacher, ada = room.teacher, room.ada
-    press(teacher, keys.CLASS_ASK)  # the second question, at the teacher's step
-    expect(sees(teacher, "Answered: 0 of 3 students")).to_be_visible()
+    at_rest(room)
+    # a question of its own, at the teacher's step
+    press_until(teacher, keys.CLASS_ASK, sees(teacher, "Answered: 0 of 3 students"))
     before = room.served.the_class()
     step = int(before["place"]["step"])
     for page in room.students:
@@ -456,15 +546,13 @@ def teacher_key(teacher: Page) -> str:
 
 def test_a_restart_mid_question_brings_the_class_back(room: Room) -> None:
     teacher, ada, bo, cy = room.teacher, room.ada, room.bo, room.cy
+    at_rest(room)
+    press_until(teacher, keys.CLASS_ASK, sees(teacher, "Answered: 0 of 3 students"))
     question = room.served.the_class()["question"]
-    if question is None or question["revealed"]:  # run alone: the question is its own
-        press(teacher, keys.CLASS_ASK)
-        expect(sees(teacher, "Answered: 0 of 3 students")).to_be_visible()
-        question = room.served.the_class()["question"]
     answer(ada, int(question["winner"]))
     expect(sees(teacher, "Answered: 1 of 3 students")).to_be_visible()
     kept = teacher_key(teacher)
-    assert kept.startswith(f"{room.code}-")
+    assert kept == room.key and kept.startswith(f"{room.code}-")
 
     room.served.restart()  # same port, same runs folder: the open pages reconnect
     sidebar = teacher.locator('[data-testid="stSidebar"]')
@@ -476,11 +564,11 @@ def test_a_restart_mid_question_brings_the_class_back(room: Room) -> None:
     secret.fill(kept)
     secret.press("Enter")
     wait_until_idle(teacher)
-    press(teacher, keys.CLASS_TAKE_BACK_GO)
-    expect(teacher.get_by_text(f"Teaching class {room.code}")).to_be_visible()
+    press_until(
+        teacher, keys.CLASS_TAKE_BACK_GO, teacher.get_by_text(f"Teaching class {room.code}")
+    )
     expect(sees(teacher, "Answered: 1 of 3 students")).to_be_visible()  # answers and seats kept
-    press(teacher, keys.CLASS_REVEAL)
-    expect(sees(ada, "Right!")).to_be_visible()  # her answer from before the restart
+    press_until(teacher, keys.CLASS_REVEAL, sees(ada, "Right!"))  # her answer from before
     for page in (bo, cy):
         expect(sees(page, "You did not answer")).to_be_visible()
     for page in room.students:
