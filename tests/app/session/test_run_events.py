@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +38,11 @@ def order_of(runner: Runner | None) -> list[str]:
 
     loop.call_soon(arrive)
     loop.call_soon(handled.append, "old runner's finish")
-    loop.run_until_complete(asyncio.sleep(0.05))  # a few turns: both are handled
+    # subtle: in a thread of its own, as the server's loop is: a browser test run before
+    # this one on the same worker leaves Playwright's loop running in this thread
+    turns = threading.Thread(target=loop.run_until_complete, args=(asyncio.sleep(0.05),))
+    turns.start()
+    turns.join(timeout=10)
     loop.close()
     return handled
 
