@@ -113,3 +113,30 @@ def test_a_light_follow_sets_what_a_whole_run_would() -> None:
     assert step_follow.followed_lightly(away, moved(step=4), "animate")
     assert away[keys.ANIMATE_STEP] == 12 and away[keys.CLASS_PLACE].step == 4
     assert not step_follow.followed_lightly(student(), moved(passage="new"), "animate")
+
+
+def test_the_streamlit_internals_rerun_fragment_asks_for_are_there() -> None:
+    """`rerun_fragment` falls back to a whole-page rerun when Streamlit's internals move;
+    a Streamlit upgrade that moves them fails here rather than quietly doubling a class's
+    follow cost."""
+    import dataclasses
+
+    from streamlit.runtime.fragment import MemoryFragmentStorage
+    from streamlit.runtime.scriptrunner import RerunData
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    asked = {
+        "query_string",
+        "page_script_hash",
+        "fragment_id_queue",
+        "is_fragment_scoped_rerun",
+        "cached_message_hashes",
+        "context_info",
+    }
+    assert asked <= {field.name for field in dataclasses.fields(RerunData)}
+    context = {field.name for field in dataclasses.fields(ScriptRunContext)}
+    assert {"fragment_storage", "script_requests", "query_string"} <= context
+    assert hasattr(ScriptRunContext, "page_script_hash")  # a property
+    assert callable(MemoryFragmentStorage.resolve_target)
+    assert ScriptRequests().request_rerun(RerunData(fragment_id_queue=["f"])) is True
