@@ -20,6 +20,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ui.animate import playback
 from ui.animate.quiz import questions as quiz
+from ui.classroom import following
 from ui.session import state as keys
 from ui.views.formatting import plural
 
@@ -105,6 +106,8 @@ def _slider(row: DeltaGenerator, last: int) -> None:
         max_value=last,
         key=keys.ANIMATE_STEP,
         bind="query-params",
+        on_change=following.slid,
+        args=("animate",),
         help="Step k uses the first k merges. The step is in the page's address, so a "
         "link opens at this step.",
     )

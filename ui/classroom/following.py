@@ -138,16 +138,43 @@ def follow_class() -> ClassView | None:
     return view
 
 
+def slid(page: str) -> None:
+    """The step slider's on_change: the browser moved it (a drag, or its stale value)."""
+    st.session_state[keys.CLASS_SLID] = page
+
+
 def stepped(page: str, step: int) -> None:
-    """A following student moved their own step (a step button, a key): they stepped away."""
+    """A following student moved their own step (a step button, a key): they stepped away.
+
+    subtle: a follow sets the step on the server while the browser's slider still shows
+    the one before; a rerun the browser sends before the new value reaches it (a poll's
+    tick, under load) carries that old value, and Streamlit takes it as the slider moved.
+    A slider "moved" to a step the class itself set lately is that echo, not the
+    student's step: the page follows the class again. (A student who drags it to such a
+    step is brought back; the step buttons and Step away always leave.)
+    """
     state = st.session_state
     place = state.get(keys.CLASS_PLACE)
+    by_slider = state.pop(keys.CLASS_SLID, None) == page
     if seat() is None or state.get(keys.CLASS_AWAY) or not isinstance(place, Place):
         return
     at = place.step if page == "animate" else place.encode_step
-    if step != at:
-        state[keys.CLASS_AWAY] = True
-        st.rerun()  # the whole page: its banner offers "Back to the class" now
+    if step == at:
+        return
+    if by_slider and is_echo(state.get(keys.CLASS_ECHOES, ()), page, step):
+        state.pop(keys.CLASS_SEEN, None)  # the whole run follows the class's place again
+        st.rerun()
+    state[keys.CLASS_AWAY] = True
+    st.rerun()  # the whole page: its banner offers "Back to the class" now
+
+
+def is_echo(echoes: tuple[tuple[str, int], ...], page: str, step: int) -> bool:
+    """Whether `step` on `page` is one the class set on this student's page lately.
+
+    >>> is_echo((("animate", 2), ("animate", 3)), "animate", 2), is_echo((), "animate", 2)
+    (True, False)
+    """
+    return (page, step) in echoes
 
 
 def follow_poll(page: str) -> None:

@@ -55,6 +55,7 @@ from ui.session.runs import add_run
 # sixth. The lag it adds (0.75 s at most) fits in 1.5 s since a step's follow reruns only
 # the step's fragment (step_follow.py): bench/class_poll.py and bench/class_load.py
 FOLLOW_SECONDS = 0.75
+ECHOES_KEPT = 8  # the steps a follow set lately: a browser's stale slider may send one back
 TEACHER_POLL_SECONDS = 1.0  # the teacher's live count of answers
 CLASS_PARAM, SEAT_PARAM = "class", "seat"
 
@@ -146,6 +147,10 @@ def follow_place(state: Any, place: Place, run_name: str) -> None:
     state[keys.ANIMATE_PLAYING] = False
     state[keys.ANIMATE_STEP_RUN] = run_name
     state[keys.CLASS_PLACE] = place
+    set_now = [("animate", place.step)]
+    if place.page == "tokens":
+        set_now.append(("tokens", place.encode_step))
+    state[keys.CLASS_ECHOES] = (*state.get(keys.CLASS_ECHOES, ()), *set_now)[-ECHOES_KEPT:]
     if place.passage:
         state[keys.ANIMATE_PASSAGE] = place.passage
         state[keys.edited_key(keys.ANIMATE_PASSAGE)] = True
