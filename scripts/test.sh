@@ -63,5 +63,12 @@ fi
 if $quick; then
     .venv/bin/python -m pytest -n 2 --dist loadfile --ignore=tests/browser "$@"
 else
-    .venv/bin/python -m pytest -n 3 --dist loadfile "$@"
+    .venv/bin/python -m pytest -n 3 --dist loadfile --ignore=tests/browser/test_class_live.py "$@"
+    if [ $# -eq 0 ]; then
+        # A class's live test (a teacher and three students in Chromium, ~45 s) alone, after
+        # the rest: beside three busy workers a student's page missed steps (1 CI run of 2
+        # in session 11), a room's timing, not a wrong result; it passes loaded by two
+        # busy-loop processes (3 of 3) and runs here as a class would, on a quiet server.
+        .venv/bin/python -m pytest -p no:xdist -q tests/browser/test_class_live.py
+    fi
 fi
