@@ -17,6 +17,7 @@ from ui.classroom.session import (
     drop_class_params,
     follow_place,
     leave_seat,
+    mark_seen,
     notice,
     open_class_run,
     seat,
@@ -126,10 +127,7 @@ def follow_class() -> ClassView | None:
     # subtle: only a new version moves the student, so a step of their own (a full rerun
     # that is not the class's) stays on screen and makes them step away (`stepped`)
     changed = state.get(keys.CLASS_SEEN) != view.version
-    state[keys.CLASS_SEEN] = view.version
-    state[keys.CLASS_FOLLOWED] = view  # what a lighter follow compares with (step_follow)
-    if state.get(keys.CLASS_AWAY):
-        state[keys.CLASS_PLACE] = view.place  # where the teacher is, for the banner
+    mark_seen(state, view)
     run_name = state.get(keys.CLASS_RUN)
     if not changed or state.get(keys.CLASS_AWAY) or run_name not in state[keys.RUNS]:
         return view

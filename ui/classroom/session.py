@@ -135,6 +135,22 @@ def drop_class_params() -> None:
             del st.query_params[name]
 
 
+def mark_seen(state: Any, view: ClassView) -> None:
+    """The class as this student's page has now followed it: its version, the view a
+    lighter follow compares with (step_follow), and, for a student who stepped away,
+    where the teacher is (for the banner and Step away's return).
+
+    >>> state = {"class_away": True}
+    >>> view = ClassView("K7MQ3", 4, "run", "name", Place(step=3), None, 2, None)
+    >>> mark_seen(state, view); state["class_seen"], state["class_place"].step
+    (4, 3)
+    """
+    state[keys.CLASS_SEEN] = view.version
+    state[keys.CLASS_FOLLOWED] = view
+    if state.get(keys.CLASS_AWAY):
+        state[keys.CLASS_PLACE] = view.place
+
+
 def follow_place(state: Any, place: Place, run_name: str) -> None:
     """Set a session's Animate and Tokens state to the teacher's place.
 

@@ -35,7 +35,7 @@ from typing import Any
 import streamlit as st
 
 from ui.classroom.model import ClassView, Place
-from ui.classroom.session import follow_place
+from ui.classroom.session import follow_place, mark_seen
 from ui.session import state as keys
 
 
@@ -139,11 +139,8 @@ def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str
     fragment = None if nowhere else fragment_for(state, view, page)
     if not nowhere and fragment is None:
         return False
-    state[keys.CLASS_SEEN] = view.version
-    state[keys.CLASS_FOLLOWED] = view
-    if state.get(keys.CLASS_AWAY):
-        state[keys.CLASS_PLACE] = view.place  # where the teacher is, for "Step away"'s use
-    else:
+    mark_seen(state, view)
+    if not state.get(keys.CLASS_AWAY):
         follow_place(state, view.place, state[keys.CLASS_RUN])
     if fragment is not None:
         rerun_fragment(fragment.key)
