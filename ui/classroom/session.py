@@ -125,6 +125,7 @@ def leave_seat() -> None:
         keys.CLASS_RUN,
         keys.CLASS_FOLLOWED,
         keys.CLASS_STEP_FRAGMENT,
+        keys.CLASS_ECHOES,
     ):
         st.session_state.pop(key, None)
 
