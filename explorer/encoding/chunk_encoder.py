@@ -9,6 +9,8 @@ equals); `ChunkEncoder` gets there sooner:
   are taken for a whole chunk only, never for a part of one;
 - a chunk is cut where two bytes meet that no token contains side by side: no merge can
   cross there, so the parts are merged (and cached) on their own;
+- a long chunk that repeats a short period is cut as one period is, and that period's
+  ids are repeated (explorer.encoding.periods);
 - a long part is merged in windows (explorer.encoding.long_chunks), so a run such as a
   million `x` costs what its few distinct windows cost;
 - results are cached per chunk.
@@ -26,6 +28,7 @@ from operator import not_
 
 from explorer.encoding.long_chunks import LONG_CHUNK, LongChunkMerger
 from explorer.encoding.merging import SHORT_CHUNK, _merge_by_scan, merge_ids, merge_tiny
+from explorer.encoding.periods import shortest_period
 
 CHUNK_CACHE_SIZE = 1 << 16
 CUT_SEARCH_MIN = 8  # bytes; shorter chunks, and short ASCII words, are merged whole
@@ -95,12 +98,43 @@ class ChunkEncoder:
                 return self._merge(data)
             if joins is False:  # a cut between every two bytes: the bytes are the ids
                 return list(data.translate(self.byte_table) if self.byte_table else data)
+            period = shortest_period(data)
+            if period is not None:
+                return self._encode_periodic(data, period)
+        return self._encode_cut(data)
+
+    def _encode_cut(self, data: bytes) -> list[int]:
+        """Cut where two bytes meet that no token contains; merge the parts on their own."""
+        n = len(data)
         pairs = zip(data, data[1:])
         cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
         if cuts:
             cuts.append(n)
             return self._encode_parts(data, cuts)
         return self._merge(data)
+
+    def _encode_periodic(self, data: bytes, period: int) -> list[int]:
+        """`_encode_cut` for a chunk with this period: what comes before the first cut,
+        one period's parts repeated (the cuts repeat with the bytes), then the rest.
+
+        >>> enc = ChunkEncoder({256: b"ab"}, {(97, 98): 256}, trained=True)
+        >>> enc.prepare()
+        >>> data = b"bca" * 3 + b"bc"
+        >>> enc._encode_periodic(data, 3), enc._encode_cut(data)
+        ([98, 99, 256, 99, 256, 99, 256, 99], [98, 99, 256, 99, 256, 99, 256, 99])
+        """
+        pairs = zip(data[:period], data[1 : period + 1])
+        first = next(
+            compress(range(1, period + 1), map(not_, map(self._joinable.__contains__, pairs))), None
+        )
+        if first is None:  # no cut in a period: none anywhere
+            return self._merge(data)
+        times, rest = divmod(len(data) - first, period)
+        ids = self._encode_parts(data[:first], [first])
+        ids += self._encode_cut(data[first : first + period]) * times
+        if rest:
+            ids += self._encode_cut(data[len(data) - rest :])
+        return ids
 
     def _few_bytes_join(self, data: bytes, most: int = 4) -> bool | None:
         """For `data` of at most `most` distinct bytes: True when every pair of them is

@@ -1,0 +1,45 @@
+"""Find the period of a repeating chunk, so its encoding can be one period's, repeated.
+
+A chunk such as `"ก" * 100_000` is one pre-token whose UTF-8 bytes are cut between every
+character (GPT-2 has no token with the last byte of a Thai letter before the first of the
+next): a hundred thousand parts, each a cached lookup, cost three times tiktoken's whole
+encode. But the cuts of a chunk with period p repeat with period p too (a cut depends
+only on the two bytes around it), so the parts between the first cut and the last full
+period are the same few parts over and over: encoded once, the period's ids are
+multiplied as a list, in C.
+
+The search is bounded: only periods up to `MOST` bytes, found by where the chunk's first
+bytes recur and confirmed by one comparison of the chunk with itself shifted (memcmp).
+
+    >>> shortest_period("ก".encode() * 1000), shortest_period(b"abcab" * 30 + b"ab")
+    (3, 5)
+    >>> shortest_period(b"abcdefghij" * 3 + b"x") is None
+    True
+"""
+
+from __future__ import annotations
+
+MOST = 256  # bytes: longer periods are left to the ordinary way
+PROBE = 16  # bytes of the chunk's start looked for again
+
+
+def shortest_period(data: bytes, most: int = MOST) -> int | None:
+    """The smallest p <= `most` with data[i] == data[i + p] for every i, if the chunk has
+    at least two whole periods; else None.
+
+    subtle: the first place the chunk's first bytes recur need not be a period (b"abab"
+    recurs at 2 in b"ababcabab..."), so each later place is tried until one is.
+
+    >>> shortest_period(b"ab" * 10), shortest_period(b"abab" + b"c" + b"ababc" * 4)
+    (2, 5)
+    >>> shortest_period(b"x" * 100), shortest_period(b"xy"), shortest_period(b"")
+    (1, None, None)
+    """
+    probe = data[:PROBE]
+    limit = min(most, len(data) // 2) + len(probe)
+    start = data.find(probe, 1, limit) if probe else -1
+    while start != -1:
+        if data[start:] == data[:-start]:
+            return start
+        start = data.find(probe, start + 1, limit)
+    return None
