@@ -122,31 +122,56 @@ def _merge_by_scan(ids: list[int], ranks: PairRanks) -> list[int]:
 
 
 def _merge_with_heap(ids: list[int], ranks: PairRanks) -> list[int]:
-    """The same merges as the scan, in O(n log n) for long chunks."""
+    """The same merges as the scan, in O(n log n) for long chunks.
+
+    subtle: most first pairs are never merged (a neighbour's merge takes one of their
+    tokens), so they are sorted once, in C, and read in order, and only pairs that merges
+    make go through a heap; an entry is `rank << shift | position`, so one int comparison
+    orders by rank and then leftmost. An entry is stale when its position's pair has
+    changed since (`current` holds each position's pair's rank now; a rank names its pair).
+    """
     n = len(ids)
+    shift = n.bit_length()
+    mask = (1 << shift) - 1
+    get = ranks.get
+    current = list(map(get, zip(ids, ids[1:]), repeat(_NO_MERGE)))  # in C: no loop here
+    current.append(_NO_MERGE)  # the last position starts no pair
+    first = [rank << shift | i for i, rank in enumerate(current) if rank != _NO_MERGE]
+    first.sort()
+    first.append((_NO_MERGE + 1) << shift)  # after every entry, and never a current rank
+    made: list[int] = []  # entries for pairs that merges make
     nxt = list(range(1, n + 1))
     nxt[-1] = -1
     prv = list(range(-1, n - 1))
-    heap = [
-        (rank, i) for i in range(n - 1) if (rank := ranks.get((ids[i], ids[i + 1]))) is not None
-    ]
-    heapq.heapify(heap)
-    while heap:
-        rank, i = heapq.heappop(heap)
-        j = nxt[i]
-        if ids[i] < 0 or j < 0 or ranks.get((ids[i], ids[j])) != rank:
-            continue  # stale: this position changed since the entry was pushed
-        ids[i], ids[j] = rank, -1
-        k = nxt[j]
-        nxt[i] = k
-        if k >= 0:
-            prv[k] = i
-            right = ranks.get((rank, ids[k]))
-            if right is not None:
-                heapq.heappush(heap, (right, i))
-        p = prv[i]
-        if p >= 0:
-            left = ranks.get((ids[p], rank))
-            if left is not None:
-                heapq.heappush(heap, (left, p))
+    for upcoming in first:
+        while True:  # the pairs made before `upcoming`, then `upcoming` itself
+            if made and made[0] < upcoming:
+                entry = heapq.heappop(made)
+            else:
+                entry, upcoming = upcoming, -1
+            rank, i = entry >> shift, entry & mask
+            if current[i] == rank:  # else stale: this position's pair changed since
+                j = nxt[i]
+                ids[i], ids[j], current[j] = rank, -1, _NO_MERGE  # a pair's rank is its id
+                k = nxt[j]
+                nxt[i] = k
+                right = None
+                if k >= 0:
+                    prv[k] = i
+                    right = get((rank, ids[k]))
+                if right is None:
+                    current[i] = _NO_MERGE
+                else:
+                    current[i] = right
+                    heapq.heappush(made, right << shift | i)
+                p = prv[i]
+                if p >= 0:
+                    left = get((ids[p], rank))
+                    if left is None:
+                        current[p] = _NO_MERGE
+                    else:
+                        current[p] = left
+                        heapq.heappush(made, left << shift | p)
+            if upcoming < 0:
+                break
     return [token for token in ids if token >= 0]

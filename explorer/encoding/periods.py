@@ -20,7 +20,7 @@ bytes recur and confirmed by one comparison of the chunk with itself shifted (me
 from __future__ import annotations
 
 MOST = 256  # bytes: longer periods are left to the ordinary way
-PROBE = 16  # bytes of the chunk's start looked for again
+PROBE = 16  # bytes of the chunk's start looked for again (at most half of it)
 
 
 def shortest_period(data: bytes, most: int = MOST) -> int | None:
@@ -32,10 +32,10 @@ def shortest_period(data: bytes, most: int = MOST) -> int | None:
 
     >>> shortest_period(b"ab" * 10), shortest_period(b"abab" + b"c" + b"ababc" * 4)
     (2, 5)
-    >>> shortest_period(b"x" * 100), shortest_period(b"xy"), shortest_period(b"")
-    (1, None, None)
+    >>> [shortest_period(data) for data in (b"x" * 100, b"xx", b"xy", b"")]
+    [1, 1, None, None]
     """
-    probe = data[:PROBE]
+    probe = data[: min(PROBE, len(data) // 2)]  # subtle: shorter, or it could not recur
     limit = min(most, len(data) // 2) + len(probe)
     start = data.find(probe, 1, limit) if probe else -1
     while start != -1:

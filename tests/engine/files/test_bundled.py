@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 import tiktoken
 import tokenizers
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tiktoken.load import load_tiktoken_bpe
 
 from explorer.analysis.lineage import parents
@@ -215,6 +217,44 @@ def test_long_runs_equal_tiktokens(
     for label, text in LONG_RUNS.items():
         assert fresh.encode(text) == encoding.encode(text), label
     assert fresh.encode(LONG_RUNS["'ab' * n"][:-1]) == encoding.encode(LONG_RUNS["'ab' * n"][:-1])
+
+
+@pytest.fixture(scope="module")
+def fresh_tokenizers() -> dict[str, Tokenizer]:
+    """A Tokenizer per bundled name with empty caches, shared by one module's examples."""
+    return {
+        name: Tokenizer(
+            (shared := load_bundled(name)).merges,
+            pattern=shared.pattern,
+            byte_ids=shared.byte_ids,
+            trained=True,
+        )
+        for name in ("gpt2", "cl100k_base")
+    }
+
+
+NEVER_REPEATING = st.one_of(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=100, max_size=2000),
+    st.text(alphabet="0123456789", min_size=100, max_size=2000),
+    st.text(alphabet="ab0 ก東", min_size=100, max_size=2000),
+    st.binary(min_size=100, max_size=2000).map(lambda data: data.decode("latin-1")),
+    st.tuples(st.text(alphabet="aé0ก東 ", min_size=1, max_size=9), st.integers(20, 300)).map(
+        lambda unit_times: unit_times[0] * unit_times[1]
+    ),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=NEVER_REPEATING, name=st.sampled_from(["gpt2", "cl100k_base"]))
+def test_random_runs_equal_tiktokens(
+    fresh_tokenizers: dict[str, Tokenizer],
+    tiktoken_encodings: Callable[[str], tiktoken.Encoding],
+    text: str,
+    name: str,
+) -> None:
+    """Long random runs (the heap merge, windows, cuts), repeating units (their period)
+    and floods of short pre-tokens (random Latin-1)."""
+    assert fresh_tokenizers[name].encode(text) == tiktoken_encodings(name).encode(text)
 
 
 @pytest.mark.parametrize("vocab_size", [256, 300, 1000, 20000])
