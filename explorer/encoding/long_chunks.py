@@ -16,6 +16,9 @@ where the prefix ends, keeps all of it but its last token (which the bytes after
 window may change), and checks the seam; when the seam fails, it gives the prefix's
 last token back and tries the window that starts where that token did. The prefix is
 always the exact encoding of its bytes, and at the end it covers the whole chunk.
+Text that does not repeat (random letters or digits) finds no window remembered; after a
+few such windows they widen (WIDE), as merging 256 bytes costs no more a byte than 64 and
+there are fewer seams to check and windows to redo when a seam fails.
 
     >>> ranks = {(97, 97): 256, (256, 256): 257}  # aa, aaaa
     >>> windows = LongChunkMerger(ranks, {256: b"aa", 257: b"aaaa"}, window=6)
@@ -33,6 +36,8 @@ from collections.abc import Mapping
 from explorer.encoding.merging import PairRanks, merge_ids
 
 WINDOW = 64  # bytes: small enough that short repeating units repeat as windows
+WIDE = 4  # times WINDOW, once windows stop repeating: fewer seams, and the heap is no slower
+MISSES_BEFORE_WIDE = 4  # windows merged in a row (none remembered) before windows widen
 LONG_CHUNK = 2 * WINDOW  # bytes; shorter chunks are merged whole
 CACHE_SIZE = 1 << 12  # windows, and seams, remembered before a cache starts over
 
@@ -57,6 +62,7 @@ class LongChunkMerger:
         self.vocab = vocab
         self._windows: dict[bytes, tuple[list[int], int]] = {}
         self._seams: dict[tuple[int, int], bool] = {}
+        self._misses = 0  # windows merged in a row, none found remembered
 
     def merge(self, data: bytes) -> list[int]:
         """The ids of one chunk: what `merge_ids(list(data), ranks)` gives, window by window.
@@ -73,7 +79,8 @@ class LongChunkMerger:
         budget = 16 + 4 * (end // self.window)
         while budget > 0:
             budget -= 1
-            size = frontier - start + self.window
+            wide = self._misses >= MISSES_BEFORE_WIDE  # text that does not repeat
+            size = frontier - start + (self.window * WIDE if wide else self.window)
             while True:
                 tokens, kept = self._merged_window(data[start : start + size])
                 if start + kept > frontier or start + size >= end:
@@ -92,6 +99,7 @@ class LongChunkMerger:
     def _merged_window(self, data: bytes) -> tuple[list[int], int]:
         """A window's ids and how many of its bytes come before its last token."""
         found = self._windows.get(data)
+        self._misses = 0 if found is not None else self._misses + 1
         if found is None:
             tokens = merge_ids(list(data), self.ranks)
             found = (tokens, len(data) - self._bytes_of(tokens[-1]))

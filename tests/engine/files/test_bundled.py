@@ -7,6 +7,8 @@ with the patterns and special tokens of its own `tiktoken_ext/openai_public.py`.
 from __future__ import annotations
 
 import hashlib
+import random
+import string
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -195,6 +197,8 @@ def long_runs(size: int) -> dict[str, str]:
     runs |= {f"' ' + {c!r} * n + '\\n'": " " + c * size + "\n" for c in ["x", "0", "é"]}
     runs |= {"'ab' * n": "ab" * (size // 2), "'abc' * n": "abc" * (size // 3)}
     runs |= {"digits": digits, "thai": "มนุษย์ทั้งหลาย" * (size // 14)}
+    # never repeating: past a few hundred new parts, the rest is merged in wide windows
+    runs["letters"] = "".join(random.Random(size).choices(string.ascii_lowercase, k=size))
     return runs
 
 
