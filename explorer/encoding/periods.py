@@ -21,14 +21,17 @@ from __future__ import annotations
 
 MOST = 256  # bytes: longer periods are left to the ordinary way
 PROBE = 16  # bytes of the chunk's start looked for again (at most half of it)
+TRIES = 4  # places where the probe recurs that are checked, each one comparison of the chunk
 
 
 def shortest_period(data: bytes, most: int = MOST) -> int | None:
     """The smallest p <= `most` with data[i] == data[i + p] for every i, if the chunk has
-    at least two whole periods; else None.
+    at least two whole periods; else None (also when the first TRIES places where its
+    first bytes recur are not periods: then the chunk is encoded the ordinary way).
 
     subtle: the first place the chunk's first bytes recur need not be a period (b"abab"
-    recurs at 2 in b"ababcabab..."), so each later place is tried until one is.
+    recurs at 2 in b"ababcabab..."), so later places are tried, up to TRIES: a chunk that
+    repeats until its very end costs a comparison of its whole length per try.
 
     >>> shortest_period(b"ab" * 10), shortest_period(b"abab" + b"c" + b"ababc" * 4)
     (2, 5)
@@ -38,7 +41,9 @@ def shortest_period(data: bytes, most: int = MOST) -> int | None:
     probe = data[: min(PROBE, len(data) // 2)]  # subtle: shorter, or it could not recur
     limit = min(most, len(data) // 2) + len(probe)
     start = data.find(probe, 1, limit) if probe else -1
-    while start != -1:
+    for _ in range(TRIES):
+        if start == -1:
+            return None
         if data[start:] == data[:-start]:
             return start
         start = data.find(probe, start + 1, limit)
