@@ -32,9 +32,9 @@ from explorer.encoding.periods import shortest_period
 
 CHUNK_CACHE_SIZE = 1 << 16
 CUT_SEARCH_MIN = 8  # bytes; shorter chunks, and short ASCII words, are merged whole
-PARTS_SEEN = 256  # parts of a chunk looked at before deciding that its text never repeats
+PARTS_SEEN = 256  # parts of a chunk looked at to decide whether its text never repeats
 SHORT_PARTS = 64  # bytes, on average
-MOSTLY_NEW = PARTS_SEEN * 5 // 8  # of them new (random letters: 70-95 %; none seen in corpora)
+MOSTLY_NEW = 5 / 8  # of those parts new (random letters: 70-95 %; no corpus chunk has 256)
 
 
 class ChunkEncoder:
@@ -158,26 +158,17 @@ class ChunkEncoder:
         return None if len(found) > 1 else found.pop()
 
     def _encode_parts(self, data: bytes, ends: list[int]) -> list[int]:
-        """Merge the parts data[previous end:end] on their own; each is cached by bytes.
-
-        subtle: in text that never repeats (random letters) every part is new work, and
-        short parts merged one by one cost more a byte than a long stretch merged in
-        windows; so when most of the first PARTS_SEEN parts were new and short on average
-        (SHORT_PARTS), the rest of the chunk is merged in windows. Exact: no merge crosses
-        a cut, so the two encodings just follow each other.
-        """
+        """Merge the parts data[previous end:end] on their own; each is cached by bytes."""
+        if len(ends) > PARTS_SEEN and self._never_repeats(data, ends[:PARTS_SEEN]):
+            return self._merge(data)
         parts, whole = self._parts, self._whole
         assert whole is not None
         ids: list[int] = []
-        start = new = 0
-        for seen, end in enumerate(ends):
-            if seen == PARTS_SEEN and new >= MOSTLY_NEW and start < SHORT_PARTS * seen:
-                ids += self._merge(data[start:])
-                return ids
+        start = 0
+        for end in ends:
             part = data[start:end]
             found = parts.get(part)
             if found is None:
-                new += 1
                 token = whole.get(part)
                 found = [token] if token is not None else self._merge(part)
                 if len(parts) >= CHUNK_CACHE_SIZE:
@@ -186,6 +177,25 @@ class ChunkEncoder:
             ids += found
             start = end
         return ids
+
+    def _never_repeats(self, data: bytes, ends: list[int]) -> bool:
+        """Whether the first parts, up to these ends, are short and mostly new: distinct and
+        not remembered.
+
+        subtle: in text that never repeats (random letters) every part is new work, and
+        short parts merged one by one cost more a byte than the chunk merged in windows
+        (exact too: the windows' merges never cross a cut, as no pair there has a rank).
+
+        >>> enc = ChunkEncoder({}, {}, trained=True)
+        >>> enc._never_repeats(bytes(range(200)), list(range(1, 201))), enc._parts
+        (True, {})
+        >>> enc._never_repeats(b"ab" * 100, list(range(1, 201)))
+        False
+        """
+        if ends[-1] >= SHORT_PARTS * len(ends):
+            return False
+        pieces = set(map(data.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+        return len(pieces.difference(self._parts)) >= len(ends) * MOSTLY_NEW
 
     def _merge(self, data: bytes) -> list[int]:
         raw = data.translate(self.byte_table) if self.byte_table else data
