@@ -86,7 +86,11 @@ def cards_box_style() -> None:
     """step_cards' stylesheet, drawn once by the page before the fragment (style only: it
     takes no room), so the cards' container is hidden from the moment it appears. A
     hidden element still describes the tokens that name it (aria-describedby)."""
-    st.html(RawHtml(f"<style>.st-key-{keys.ANIMATE_CARDS}{{display:none}}</style>"))
+    box = f".st-key-{keys.ANIMATE_CARDS}"
+    # subtle: Streamlit wraps the container in a layout wrapper, and that is what the
+    # column's gap spaces: hidden alone, the container still left 1rem under the charts
+    wrapper = f'[data-testid="stLayoutWrapper"]:has(> {box})'
+    st.html(RawHtml(f"<style>{wrapper},{box}{{display:none}}</style>"))
 
 
 def stage(run: Run, history: MergeHistory, passage: str, step: int, last: int) -> str:
