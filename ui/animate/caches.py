@@ -13,7 +13,6 @@ from explorer.html.token_cards import shared_cards_html
 from ui.animate import animation as anim
 from ui.animate import charts as anim_charts
 from ui.session.lru import SharedLru
-from ui.session.runs import tokenizer_at
 
 _encodings = SharedLru(max_entries=256, max_weight=50_000_000)  # bytes, ~200 a token
 
@@ -86,25 +85,3 @@ def cards_html(after: Tokenizer, run_key: str, passage: str, frame: anim.Frame) 
         lambda: shared_cards_html(after, tokens, anim.STAGE_CARDS),
         len,
     )
-
-
-def warm_step(
-    tokenizer: Tokenizer, run_key: str, passage: str, step: int, *, show_ids: bool, titles: bool
-) -> None:
-    """Build what `ui.animate.stage.show_step` draws at `step` into the caches above: its
-    tokenizer, the passage encoded after it, that passage's HTML and the step's cards.
-
-    The stage calls this for the next step once the step on screen is drawn: most steps
-    are a click forward (or a tick of Play), and then that step's stage is in the caches,
-    so it reaches the browser with the step's first elements instead of some 10 ms after
-    them. A passage that cannot be encoded is left for the stage to report.
-    """
-    after = tokenizer_at(tokenizer, run_key, 256 + step)
-    before = tokenizer_at(tokenizer, run_key, 255 + step)
-    try:
-        frame = frame_cached(before, after, run_key, step, passage)
-        passage_html(after, run_key, passage, frame.after.ids, show_ids=show_ids, titles=titles)
-        if titles:
-            cards_html(after, run_key, passage, frame)
-    except ValueError:
-        return

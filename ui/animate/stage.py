@@ -14,13 +14,7 @@ from explorer import MergeHistory, tokens_to_html
 from ui.animate import animation as anim
 from ui.animate import charts as anim_charts
 from ui.animate import playback
-from ui.animate.caches import (
-    cards_html,
-    charts_cached,
-    frame_cached,
-    passage_html,
-    warm_step,
-)
+from ui.animate.caches import cards_html, charts_cached, frame_cached, passage_html
 from ui.animate.controls import controls_row, fill_controls
 from ui.animate.pair_table.view import step_areas
 from ui.animate.quiz.panel import pair_panel
@@ -61,12 +55,6 @@ def step_view(
         pair_panel(run, history, step, last)
     charts(run, history, step)
     step_cards(cards)
-    if step < last:  # the step a click forward (or Play's next tick) shows: built ahead
-        show = {
-            "show_ids": bool(state.get(keys.ANIMATE_IDS)),
-            "titles": not state.get(keys.ANIMATE_PLAYING),
-        }
-        warm_step(run.tokenizer, run.key, passage, step + 1, **show)
 
 
 def step_cards(cards: str) -> None:
