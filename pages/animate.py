@@ -16,7 +16,7 @@ from ui.animate.lesson.download import lesson_download
 from ui.animate.pair_table.view import NO_CORPUS, beside_style
 from ui.animate.passage import passage_input
 from ui.animate.quiz.class_panel import class_question
-from ui.animate.stage import show_static, step_view
+from ui.animate.stage import cards_box_style, show_static, step_view
 from ui.classroom import step_follow
 from ui.session import state as keys
 from ui.session.runs import current_run_or_error, origin, view_vocab_size
@@ -70,6 +70,7 @@ def main() -> None:
     if presenting():  # before and after, side by side, in large type on one screen
         passage = presenter_passage(passage)
     beside_style()
+    cards_box_style()
     stage = guarded_function("The animation", step_view)  # a fragment: reruns alone
     step_follow.offer(st.session_state, "animate", keys.ANIMATE_STEP_VIEW, last)  # a class's step
     st.fragment(stage, run_every=interval, key=keys.ANIMATE_STEP_VIEW)(

@@ -110,9 +110,16 @@ def _card_key(tokenizer: Tokenizer, token: int) -> tuple[object, ...]:
 
 
 def card_rules(rendering: str, cards: list[tuple[int, Card]]) -> str:
-    """One ::after rule per distinct token: `.bpe3 .k97::after{content:"id 97: 'a'..."}`."""
+    """One ::after rule per distinct token, for a hovered or focused token only:
+    `.bpe3 .k97:hover::after,.bpe3 .k97:focus::after{content:"id 97: 'a'..."}`.
+
+    >>> card_rules("bpe3", [(97, Card("", "a"))])
+    '.bpe3 .k97:hover::after,.bpe3 .k97:focus::after{content:"a"}'
+    """
     return "".join(
-        f'.{rendering} .k{token}::after{{content:"{each.css}"}}' for token, each in cards
+        f".{rendering} .k{token}:hover::after,.{rendering} .k{token}:focus::after"
+        f'{{content:"{each.css}"}}'
+        for token, each in cards
     )
 
 
@@ -189,7 +196,8 @@ def _quoted(data: bytes) -> str:
 
 def shared_cards_html(tokenizer: Tokenizer, tokens: Iterable[int], name: str) -> str:
     """One block of cards for every rendering drawn with `tokens_to_html(..., cards=name)`
-    on this screen: a rule per token for the ::after card of `.{name} .k{token}`, and a
+    on this screen: a rule per token for the ::after card of `.{name} .k{token}` (hovered
+    or focused), and a
     hidden description `{name}-{token}` per token. `tokenizer` must know every token (for
     an Animate step, the tokenizer after it: the one before knows one token fewer, and
     both say the same of the others). `name` is a CSS class and id prefix, used by one
@@ -197,7 +205,7 @@ def shared_cards_html(tokenizer: Tokenizer, tokens: Iterable[int], name: str) ->
 
     >>> block = shared_cards_html(Tokenizer([(116, 104)]), [256, 116], "am-cards")
     >>> block.split("::after")[0], block.count('role="tooltip"')
-    ('<style>.am-cards .k256', 2)
+    ('<style>.am-cards .k256:hover', 2)
     >>> block.split("</style>")[1][:59]
     '<div hidden><span id="am-cards-256" role="tooltip">id 256: '
     """

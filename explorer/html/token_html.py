@@ -39,9 +39,12 @@ from explorer.html.token_cards import token_title as token_title  # where it alw
 # One rule set per page is enough: class names depend only on the colour, so several
 # renderings on one page never disagree. Tokens are the div's children: a faint edge and a
 # 1px gap tell two neighbours of one colour apart.
-# A token's card is its span's ::after, hidden (display:none, so neither shown, copied
-# nor in innerText) until the token is hovered or focused. Its text is a rule per distinct
-# token of the rendering (`.bpe7 .k261::after{content:"..."}`), and the description a
+# A token's card is its span's ::after, which only a hovered or focused token has (so
+# it is neither shown, copied nor in innerText otherwise). Its text is a rule per distinct
+# token of the rendering (`.bpe7 .k261:hover::after,.bpe7 .k261:focus::after{content:
+# "..."}`); subtle: every rule names :hover or :focus, so the browser builds no ::after
+# for the hundreds of tokens nobody points at (a rule for every span's ::after, even
+# display:none, had it style each one at every Animate step). The description a
 # screen reader reads is one hidden element per distinct token, so a token that occurs a
 # hundred times carries a class and an id reference, not a hundred copies of its card
 # (explorer.html.token_cards; renderings on one screen may share one block of cards).
@@ -70,7 +73,8 @@ _STYLE = (
     f"outline:3px solid {light_dark('#0B57D0', '#8AB4F8')};outline-offset:1px}}"
     ".bpe sub{font-size:.7em;margin-left:1px;direction:ltr;unicode-bidi:isolate;"
     "-webkit-user-select:none;user-select:none}"
-    ".bpe>span::after{display:none;position:absolute;left:0;top:100%;margin-top:3px;"
+    ".bpe>span:hover::after,.bpe>span:focus::after{display:block;position:absolute;left:0;"
+    "top:100%;margin-top:3px;"
     "z-index:1000;width:max-content;max-width:min(24rem,90vw);padding:6px 9px;"
     f"border-radius:6px;background:{CARD_COLOR};color:{CARD_TEXT_COLOR};font-size:14px;"
     f"background:{light_dark(CARD_COLOR, CARD_COLOR_DARK)};"
@@ -78,7 +82,6 @@ _STYLE = (
     "line-height:1.45;font-weight:400;text-align:left;direction:ltr;unicode-bidi:isolate;"
     "white-space:pre-wrap;box-shadow:0 3px 10px rgba(0,0,0,.3);pointer-events:none;"
     "-webkit-user-select:none;user-select:none}"
-    ".bpe>span:hover::after,.bpe>span:focus::after{display:block}"
 )
 
 
@@ -165,7 +168,7 @@ def with_fresh_ids(page: str) -> str:
         return page
     old, new = found[1], f"bpe{next(_RENDERINGS)}"
     return re.sub(
-        rf'(?<=class="bpe ){old}(?=")|(?<=\.){old}(?= \.k\d+::after\{{content:")'
+        rf'(?<=class="bpe ){old}(?=")|(?<=\.){old}(?= \.k\d+:(?:hover|focus)::after[{{,])'
         rf'|(?<=id="){old}(?=-)|(?<=aria-describedby="){old}(?=-)',
         new,
         page,

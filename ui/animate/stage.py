@@ -45,35 +45,64 @@ def step_view(
     following.stepped("animate", step)  # a following student's own step: stepped away
     teaching.publish(page="animate", step=step, passage=passage)  # the teacher's: the class's
     stage_area, pair_area = step_areas()
+    cards = ""
     try:
         with stage_area, st.container(key=keys.ANIMATE_STAGE):
-            stage(run, history, passage, step, last)
+            cards = stage(run, history, passage, step, last)
     finally:  # a step that fails still has its buttons, to step away from it
         fill_controls(row, last)
     with pair_area:  # the pair table, or the quiz: beside the stage
         pair_panel(run, history, step, last)
     charts(run, history, step)
+    step_cards(cards)
 
 
-def stage(run: Run, history: MergeHistory, passage: str, step: int, last: int) -> None:
-    """The merge, narration and passage of the step on screen (a progress bar if playing)."""
+def step_cards(cards: str) -> None:
+    """The stage's token cards (what hovering or focusing a token shows, and what a screen
+    reader reads for it), last of the step's elements, in a container that takes no room.
+
+    subtle: they are a third of the stage's HTML and nothing shows them until a token is
+    hovered, while the browser sanitises every element of an st.html (DOMPurify) before
+    it draws it: apart, they no longer hold up the step's passage, only the hover cards
+    (cards_box_style keeps their empty box, and the gap above it, off the page).
+    """
+    if cards:
+        st.container(key=keys.ANIMATE_CARDS).html(RawHtml(cards))
+
+
+def cards_box_style() -> None:
+    """step_cards' stylesheet, drawn once by the page before the fragment (style only: it
+    takes no room), so the cards' container is hidden from the moment it appears. A
+    hidden element still describes the tokens that name it (aria-describedby)."""
+    box = f".st-key-{keys.ANIMATE_CARDS}"
+    # subtle: Streamlit wraps the container in a layout wrapper, and that is what the
+    # column's gap spaces: hidden alone, the container still left 1rem under the charts
+    wrapper = f'[data-testid="stLayoutWrapper"]:has(> {box})'
+    st.html(RawHtml(f"<style>{wrapper},{box}{{display:none}}</style>"))
+
+
+def stage(run: Run, history: MergeHistory, passage: str, step: int, last: int) -> str:
+    """The merge, narration and passage of the step on screen (a progress bar if playing);
+    returns the passages' token cards, for `step_cards` ('' if none)."""
     playing = bool(st.session_state.get(keys.ANIMATE_PLAYING))
     if playing:
         st.progress(step / last, text=f"Playing: step {step:,} of {last:,}")
     try:
-        show_step(run, history, passage, step, playing)
+        return show_step(run, history, passage, step, playing)
     except ValueError as exc:
         st.error(
             f"This passage could not be encoded: {markdown_text(str(exc))}. Edit the passage above."
         )
+        return ""
 
 
 _GAP = '<div style="height:1rem"></div>'  # the space Streamlit puts between two elements
 
 
-def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing: bool) -> None:
+def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing: bool) -> str:
     """The merge, the narration, and the passage before and after it, as one element
-    (each element is a message to the browser: a room of thirty sends thirty a step)."""
+    (each element is a message to the browser: a room of thirty sends thirty a step);
+    returns the passages' token cards (`step_cards` draws them), '' while playing."""
     after = tokenizer_at(run.tokenizer, run.key, 256 + step)
     before = tokenizer_at(run.tokenizer, run.key, 255 + step) if step else after
     frame = frame_cached(before, after, run.key, step, passage)
@@ -84,17 +113,18 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
     if not passage:
         st.html(RawHtml(_GAP.join(told)))
         st.info("The passage is empty: type a text in the Passage box above.")
-        return
+        return ""
     # hover titles are most of the HTML; nobody hovers over a moving passage
     show = {"show_ids": bool(st.session_state.get(keys.ANIMATE_IDS)), "titles": not playing}
     # subtle: the passages share one block of cards (a token in both is described once):
-    # the browser sanitises every element of st.html at every step (DOMPurify)
+    # the browser sanitises every element of st.html at every step (DOMPurify); the block
+    # is drawn apart, after the step's other elements (step_cards)
     cards = cards_html(after, run.key, passage, frame) if show["titles"] else ""
     if step == 0:
         tokens = passage_html(after, run.key, passage, frame.after.ids, **show)
         pane = anim.pane_html("The passage as bytes", len(frame.after.ids), tokens)
-        st.html(RawHtml(_GAP.join([*told, anim.stage_html([pane]) + cards])))
-        return
+        st.html(RawHtml(_GAP.join([*told, anim.stage_html([pane])])))
+        return cards
     # the outlines are a stylesheet beside each passage, so a passage's HTML is the same at
     # every step that shows it: step k's "before" is step k - 1's "after", from the cache
     panes = [
@@ -112,7 +142,8 @@ def show_step(run: Run, history: MergeHistory, passage: str, step: int, playing:
         ),
     ]
     stage_html = anim.stage_html(panes, anim.passage_caption(frame))
-    st.html(RawHtml(_GAP.join([*told, stage_html + cards])))
+    st.html(RawHtml(_GAP.join([*told, stage_html])))
+    return cards
 
 
 def charts(run: Run, history: MergeHistory, step: int) -> None:

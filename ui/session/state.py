@@ -76,6 +76,7 @@ ANIMATE_IDS = "animate_ids"
 ANIMATE_CONTROLS = "animate_controls"  # the row of step controls (a container)
 ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
 ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
+ANIMATE_CARDS = "animate_cards"  # the stage's token cards, hidden (a container)
 ANIMATE_STEP_VIEW = "animate_step_view"  # the step's fragment (st.fragment key)
 ANIMATE_LESSON_STEPS = (
     "animate_lesson_steps"  # merges in the lesson file (ui/animate/lesson/download.py)

@@ -225,3 +225,31 @@ def test_the_controls_row_reads_the_same_however_it_is_filled() -> None:
         assert _controls_row(app) == row
     assert app.button(key="animate_next").disabled  # the last step: decided after the stage
     assert "After step 3 · 5 tokens" in " ".join(labels(app))
+
+
+def _blocks_keyed(app: AppTest, key: str) -> list[object]:
+    """The blocks whose widget-style id holds `key` (st.container(key=...))."""
+    found, blocks = [], [app._tree]
+    while blocks:
+        block = blocks.pop()
+        if key in str(getattr(getattr(block, "proto", None), "id", "")):
+            found.append(block)
+        blocks += [child for child in block.children.values() if hasattr(child, "children")]
+    return found
+
+
+def test_the_stage_is_sent_without_its_cards_which_follow_in_a_block_of_their_own() -> None:
+    app = open_app("animate", CLASSIC)
+    for _ in range(2):  # step 1, then step 2 (built ahead while step 1 was on screen)
+        app.button(key="animate_next").click().run()
+        bodies = [str(element.value) for element in app.html]
+        (stage,) = [body for body in bodies if 'class="am-panes"' in body]
+        (cards,) = [body for body in bodies if 'role="tooltip"' in body]
+        assert "role=" not in stage and "content:" not in stage  # no card inside the stage
+        described = set(re.findall(r'aria-describedby="([^"]+)"', stage))
+        assert described == set(re.findall(r'<span id="([^"]+)" role="tooltip"', cards))
+        shown = set(re.findall(r"\.(k\d+):hover::after,", cards))
+        assert {f"k{name.rsplit('-', 1)[1]}" for name in described} == shown
+        (box,) = _blocks_keyed(app, keys.ANIMATE_CARDS)
+        assert [str(child.value) for child in box.children.values()] == [cards]
+    assert "After step 2 · 7 tokens" in " ".join(labels(app))

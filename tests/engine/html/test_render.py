@@ -294,7 +294,8 @@ class Page(HTMLParser):
     def card_rules(self) -> dict[str, str]:
         """Each ::after rule's class and the text it shows (CSS escapes and isolates read)."""
         string = r'"((?:[^"\\]|\\[0-9a-f]+ )*)"'  # only our escapes: \HEX and a space
-        rules = re.findall(r"\.bpe\d+ \.(k\d+)::after\{content:" + string + r"\}", self.css)
+        card = r"\.bpe\d+ \.(k\d+):hover::after,\.bpe\d+ \.k\d+:focus::after\{content:"
+        rules = re.findall(card + string + r"\}", self.css)
         return {name: css_text(content) for name, content in rules}
 
 
@@ -418,9 +419,15 @@ def test_card_ids_never_repeat_across_renderings() -> None:
 
 def test_cards_are_hidden_until_a_token_is_hovered_or_focused() -> None:
     css = tokens_to_html(SMALL, [97]).split("</style>")[0]
-    card_rule = css.split(".bpe>span::after{")[1].split("}")[0]
-    assert "display:none" in card_rule and "user-select:none" in card_rule
-    assert ".bpe>span:hover::after,.bpe>span:focus::after{display:block}" in css
+    card_rule = css.split(".bpe>span:hover::after,.bpe>span:focus::after{")[1].split("}")[0]
+    assert card_rule.startswith("display:block;") and "user-select:none" in card_rule
+    # no rule gives a token that is neither hovered nor focused an ::after: no card at all
+    selectors = re.findall(r"([^{}]*::after[^{}]*)\{", css)
+    assert selectors and all(
+        each.endswith((":hover::after", ":focus::after"))
+        for rule in selectors
+        for each in rule.split(",")
+    )
     assert "font-size:14px" in card_rule
     assert f"background:{CARD_COLOR};color:{CARD_TEXT_COLOR}" in card_rule
     assert contrast(CARD_COLOR, CARD_TEXT_COLOR) >= 4.5
@@ -467,7 +474,10 @@ def test_lines_may_break_next_to_whitespace_never_between_a_words_tokens() -> No
     assert text == "a<wbr> <wbr>pair.<wbr>\n<wbr>ok</div>"
 
 
-@pytest.mark.parametrize("text", [*ATTACKS, 'bpe0-97 "bpe1-98" .bpe2 .k97::after{content:"x"}'])
+@pytest.mark.parametrize(
+    "text",
+    [*ATTACKS, 'bpe0-97 "bpe1-98" .bpe2 .k97::after{content:"x"}', ".bpe2 .k97:hover::after,"],
+)
 def test_fresh_ids_rename_the_markup_and_leave_the_text(
     attack_tokenizer: Tokenizer, text: str
 ) -> None:

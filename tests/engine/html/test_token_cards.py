@@ -29,7 +29,9 @@ def described(page: str) -> dict[str, str]:
 def shown(page: str) -> dict[str, str]:
     """Each ::after rule's class and the text its card shows (our CSS escapes read)."""
     rules = re.findall(
-        r"\.am-cards \.(k\d+)::after\{content:\"((?:[^\"\\]|\\[0-9a-f]+ )*)\"\}", page
+        r"\.am-cards \.(k\d+):hover::after,\.am-cards \.k\d+:focus::after"
+        r"\{content:\"((?:[^\"\\]|\\[0-9a-f]+ )*)\"\}",
+        page,
     )
     read = lambda text: re.sub(r"\\([0-9a-f]+) ", lambda m: chr(int(m[1], 16)), text)  # noqa: E731
     return {name: re.sub("[\u2066-\u2069]", "", read(text)) for name, text in rules}
