@@ -50,6 +50,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     with app_in_chromium(1280, 720) as (server, teacher):
         code = start_class(teacher, server.url)
+        teacher.mouse.move(700, 20)  # off the buttons: no tooltip of the last one pressed
+        teacher.wait_for_timeout(300)
         teacher.screenshot(path=str(args.out / "class-projector.png"))
         students = [teacher.context.browser.new_page(viewport=PHONE) for _ in PICKS]
         for student in students:
