@@ -194,8 +194,11 @@ def test_animate_downloads_a_lesson_that_plays_offline(
     page.goto(f"{streamlit_server.url}animate?sample=aaabdaaabac&vocab=259&pattern=none")
     wait_until_idle(page)
     main_area(page).get_by_text("Lesson file: these steps").click()
+    button = keyed(page, "animate_lesson_download").get_by_role("button")
+    expect(button).to_be_visible()
+    wait_until_idle(page)  # subtle: the button opened and still, not mid-rerun (1 CI run of ~40)
     with page.expect_download() as download:
-        keyed(page, "animate_lesson_download").get_by_role("button").click()
+        button.click()
     saved = tmp_path / download.value.suggested_filename
     download.value.save_as(saved)
     assert saved.name == "aaabdaaabac-none-259-lesson-3.html"
