@@ -22,7 +22,7 @@ equals); `ChunkEncoder` gets there sooner:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import compress
 from operator import not_
 
@@ -108,13 +108,23 @@ class ChunkEncoder:
 
     def _encode_cut(self, data: bytes) -> list[int]:
         """Cut where two bytes meet that no token contains; merge the parts on their own."""
-        n = len(data)
-        pairs = zip(data, data[1:])
-        cuts = list(compress(range(1, n), map(not_, map(self._joinable.__contains__, pairs))))
+        cuts = list(self._cuts(data))
         if cuts:
-            cuts.append(n)
+            cuts.append(len(data))
             return self._encode_parts(data, cuts)
         return self._merge(data)
+
+    def _cuts(self, data: bytes) -> Iterator[int]:
+        """Where `data` may be cut: between two bytes that no token contains side by side
+        (in C: ~60 ns a byte).
+
+        >>> enc = ChunkEncoder({256: b"ab"}, {(97, 98): 256}, trained=True)
+        >>> enc.prepare()
+        >>> list(enc._cuts(b"abcab"))
+        [2, 3]
+        """
+        pairs = zip(data, data[1:])
+        return compress(range(1, len(data)), map(not_, map(self._joinable.__contains__, pairs)))
 
     def _encode_periodic(self, data: bytes, period: int) -> list[int]:
         """`_encode_cut` for a chunk with this period: what comes before the first cut,
@@ -126,10 +136,7 @@ class ChunkEncoder:
         >>> enc._encode_periodic(data, 3), enc._encode_cut(data)
         ([98, 99, 256, 99, 256, 99, 256, 99], [98, 99, 256, 99, 256, 99, 256, 99])
         """
-        pairs = zip(data[:period], data[1 : period + 1])
-        first = next(
-            compress(range(1, period + 1), map(not_, map(self._joinable.__contains__, pairs))), None
-        )
+        first = next(self._cuts(data[: period + 1]), None)
         if first is None:  # no cut in a period: none anywhere
             return self._merge(data)
         times, rest = divmod(len(data) - first, period)
