@@ -90,14 +90,12 @@ def fragment_for(
     """The step fragment that can show the class's move alone on this student's page, or
     None when the whole page must rerun."""
     offered = state.get(keys.CLASS_STEP_FRAGMENT)
-    run_name = state.get(keys.CLASS_RUN)
     if (
         not isinstance(offered, StepFragment)
         or offered.page != page
         or view.place.page != page
         or state.get(keys.CLASS_AWAY)
-        or run_name not in state.get(keys.RUNS, {})
-        or state.get(keys.SIDEBAR_RUN) != run_name
+        or not on_class_run(state)
         or not 0 <= shown_step(view.place) <= offered.last
         or not only_the_step_moved(state.get(keys.CLASS_FOLLOWED), view)
     ):
@@ -123,12 +121,19 @@ def shown_nowhere(state: MutableMapping[str, Any], view: ClassView, page: str) -
         return False
     if state.get(keys.CLASS_AWAY):
         return True
+    return page != view.place.page and on_class_run(state)
+
+
+def on_class_run(state: MutableMapping[str, Any]) -> bool:
+    """Whether this student's session has the class's run and shows it (the sidebar's).
+
+    >>> on_class_run({"class_run": "r", "runs": {"r": 1}, "sidebar_run": "r"})
+    True
+    >>> on_class_run({"class_run": "r", "runs": {}, "sidebar_run": "r"})
+    False
+    """
     run_name = state.get(keys.CLASS_RUN)
-    return (
-        page != view.place.page
-        and run_name in state.get(keys.RUNS, {})
-        and state.get(keys.SIDEBAR_RUN) == run_name
-    )
+    return run_name in state.get(keys.RUNS, {}) and state.get(keys.SIDEBAR_RUN) == run_name
 
 
 def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
