@@ -197,11 +197,10 @@ def _quoted(data: bytes) -> str:
 def shared_cards_html(tokenizer: Tokenizer, tokens: Iterable[int], name: str) -> str:
     """One block of cards for every rendering drawn with `tokens_to_html(..., cards=name)`
     on this screen: a rule per token for the ::after card of `.{name} .k{token}` (hovered
-    or focused), and a
-    hidden description `{name}-{token}` per token. `tokenizer` must know every token (for
-    an Animate step, the tokenizer after it: the one before knows one token fewer, and
-    both say the same of the others). `name` is a CSS class and id prefix, used by one
-    block per screen.
+    or focused), and a hidden description `{name}-{token}` per token. `tokenizer` must
+    know every token (for an Animate step, the tokenizer after it: the one before knows
+    one token fewer, and both say the same of the others). `name` is a CSS class and id
+    prefix, used by one block per screen.
 
     >>> block = shared_cards_html(Tokenizer([(116, 104)]), [256, 116], "am-cards")
     >>> block.split("::after")[0], block.count('role="tooltip"')

@@ -205,18 +205,23 @@ def long_runs(size: int) -> dict[str, str]:
 LONG_RUNS = long_runs(20_000)
 
 
-@pytest.mark.parametrize("name", BUNDLED_NAMES)
-def test_long_runs_equal_tiktokens(
-    tiktoken_encodings: Callable[[str], tiktoken.Encoding], name: str
-) -> None:
+def fresh_bundled(name: str) -> Tokenizer:
+    """A bundled tokenizer built anew: its caches start empty, as a first visitor's do."""
     shared = load_bundled(name)
-    fresh = Tokenizer(  # its caches start empty, as a first visitor's do
+    return Tokenizer(
         shared.merges,
         pattern=shared.pattern,
         special_tokens=shared.special_tokens,
         byte_ids=shared.byte_ids,
         trained=True,
     )
+
+
+@pytest.mark.parametrize("name", BUNDLED_NAMES)
+def test_long_runs_equal_tiktokens(
+    tiktoken_encodings: Callable[[str], tiktoken.Encoding], name: str
+) -> None:
+    fresh = fresh_bundled(name)
     encoding = tiktoken_encodings(name)
     for label, text in LONG_RUNS.items():
         assert fresh.encode(text) == encoding.encode(text), label
@@ -226,15 +231,7 @@ def test_long_runs_equal_tiktokens(
 @pytest.fixture(scope="module")
 def fresh_tokenizers() -> dict[str, Tokenizer]:
     """A Tokenizer per bundled name with empty caches, shared by one module's examples."""
-    return {
-        name: Tokenizer(
-            (shared := load_bundled(name)).merges,
-            pattern=shared.pattern,
-            byte_ids=shared.byte_ids,
-            trained=True,
-        )
-        for name in ("gpt2", "cl100k_base")
-    }
+    return {name: fresh_bundled(name) for name in ("gpt2", "cl100k_base")}
 
 
 NEVER_REPEATING = st.one_of(
