@@ -1,4 +1,4 @@
-"""How long a vocabulary's check-up takes (explorer.analysis.checkup), and tiktoken's same loop.
+"""How long a vocabulary's check-up takes (explorer.analysis.vocabulary.checkup), and tiktoken's same loop.
 
 For GPT-2, GPT-4 and GPT-4o (bundled) and a tokenizer trained here on the sample texts:
 wall and CPU seconds of `check_up` (every token encoded on its own), the median of
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from explorer.analysis.checkup import check_up  # noqa: E402
+from explorer.analysis.vocabulary.checkup import check_up  # noqa: E402
 from explorer.encoding.tokenizer import Tokenizer  # noqa: E402
 from explorer.files.bundled import load_bundled  # noqa: E402
 from explorer.training.train import train  # noqa: E402

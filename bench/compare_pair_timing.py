@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from explorer import load_bundled, train  # noqa: E402
-from explorer.analysis.merge_diff import merge_diff, merge_tokens  # noqa: E402
+from explorer.analysis.diffs.merge_diff import merge_diff, merge_tokens  # noqa: E402
 from ui.compare.pair.merges import lone_frame, scatter_frame  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "tinyshakespeare.txt"

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from explorer import Tokenizer, load_bundled, train  # noqa: E402
-from explorer.analysis.language_cost import language_curves  # noqa: E402
+from explorer.analysis.compression.language_cost import language_curves  # noqa: E402
 from explorer.files.formats import model_text  # noqa: E402
 from ui.compare.language_chart import LANGUAGE_TITLE  # noqa: E402
 from ui.compare.languages import (  # noqa: E402

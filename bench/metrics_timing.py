@@ -1,4 +1,4 @@
-"""Time every metric of explorer/analysis/metrics.py for a 20,000-token run on ~1 MB of text.
+"""Time every metric of explorer/analysis/compression/metrics.py for a 20,000-token run on ~1 MB of text.
 
 Not a test. Trains --train (default ../shared/corpora/tinyshakespeare.txt, 1.1 MB) to
 vocab size 20,000 with the gpt4 pattern, then, best of --repeat on --text (default the
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from explorer import Tokenizer, train  # noqa: E402
-from explorer.analysis.metrics import count_text, metrics_at  # noqa: E402
+from explorer.analysis.compression.metrics import count_text, metrics_at  # noqa: E402
 
 VOCAB_SIZE = 20_000
 TABLE_SIZES = [1_000, 2_000, 5_000, 10_000, 20_000]

@@ -14,8 +14,8 @@ import argparse
 import time
 
 from explorer import load_bundled, train
-from explorer.analysis.block_counts import counts_in_blocks
-from explorer.analysis.metrics import metrics_at
+from explorer.analysis.compression.block_counts import counts_in_blocks
+from explorer.analysis.compression.metrics import metrics_at
 from ui.compare.overlay.chart import log_sizes
 from ui.compare.overlay.section import CHART_POINTS
 from ui.compare.overlay.table import TABLE_SIZES

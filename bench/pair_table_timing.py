@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from explorer import train  # noqa: E402
-from explorer.analysis.pair_table import chunks_touched, sequences_after  # noqa: E402
+from explorer.analysis.pairs.pair_table import chunks_touched, sequences_after  # noqa: E402
 from explorer.training.corpus import count_chunks  # noqa: E402
 from ui.animate.pair_table import tables as pair_tables  # noqa: E402
 from ui.animate.pair_table.view import table_rows  # noqa: E402

@@ -1,7 +1,7 @@
 """`python -m explorer check`: a tokenizer's check-up as a table, CSV or JSON.
 
 explorer.cli reads the arguments and the tokenizer; this module only writes what
-explorer.analysis.checkup found.
+explorer.analysis.vocabulary.checkup found.
 
     >>> from explorer.encoding.tokenizer import Tokenizer
     >>> tok = Tokenizer([(32, 97), (97, 39), (32, 257)], special_tokens=["<|x|>"])
@@ -19,8 +19,8 @@ import csv
 import io
 import json
 
-from explorer.analysis.checkup import KINDS, CheckUp, check_up
-from explorer.analysis.checkup_rows import KIND_TITLES, TokenRow, kind_rows
+from explorer.analysis.vocabulary.checkup import KINDS, CheckUp, check_up
+from explorer.analysis.vocabulary.checkup_rows import KIND_TITLES, TokenRow, kind_rows
 from explorer.encoding.tokenizer import Tokenizer
 
 FORMATS = ("table", "csv", "json")

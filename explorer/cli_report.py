@@ -1,11 +1,11 @@
-"""`python -m explorer report`: every metric of explorer.analysis.metrics per file and size.
+"""`python -m explorer report`: every metric of explorer.analysis.compression.metrics per file and size.
 
     python -m explorer report gpt2 notes.txt
     python -m explorer report tok.model a.txt b.txt --sizes 1000,5000 --format csv
     python -m explorer report o200k_base notes.txt --sizes all --format json > curve.json
 
 Files are read as bytes, a block at a time, decoded as UTF-8 with no newline
-translation, and counted as they come (explorer.analysis.metric_stream): memory holds a
+translation, and counted as they come (explorer.analysis.compression.metric_stream): memory holds a
 block and the counts, not the file. With --parallel (translations of one text, the
 reference first, e.g. sample_texts/udhr/en.txt then the others) each row also has its
 premium against the first file (Petrov et al. 2023, whole text) and the Gini of tokens
@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
-from explorer.analysis.fairness import gini
-from explorer.analysis.metric_counts import MetricCounts
-from explorer.analysis.metric_stream import count_blocks
-from explorer.analysis.metrics import SizeMetrics, metrics_at
+from explorer.analysis.compression.fairness import gini
+from explorer.analysis.compression.metric_counts import MetricCounts
+from explorer.analysis.compression.metric_stream import count_blocks
+from explorer.analysis.compression.metrics import SizeMetrics, metrics_at
 from explorer.base.numbers import NumberError, whole_number
 from explorer.encoding.tokenizer import Tokenizer
 

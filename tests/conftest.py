@@ -123,7 +123,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 # seconds / tests): first of the other files, in this order. By test count alone
 # test_parallel_encode (39 s / 3) was a worker's last unit.
 LONGEST_OTHERS = (
-    "tests/engine/analysis/test_checkup.py",  # 84 / 10
+    "tests/engine/analysis/vocabulary/test_checkup.py",  # 84 / 10
     "tests/engine/test_cli.py",  # 42 / 30
     "tests/engine/encoding/test_parallel_encode.py",  # 39 / 3
     "tests/engine/test_cli_check.py",  # 37 / 4

@@ -32,10 +32,10 @@ from ui.classroom import session as classroom
 from ui.classroom.panel import class_sidebar, class_top
 from ui.session import links
 from ui.session import state as keys
-from ui.session.gc_tuning import freeze_after_first_run
+from ui.server.gc_tuning import freeze_after_first_run
 from ui.session.opening import init_session, retrain_from_link
 from ui.session.run_cache import preload_bundled
-from ui.session.run_events import keep_finished_runs
+from ui.server.run_events import keep_finished_runs
 from ui.session.runs import (
     Run,
     current_run_or_error,

@@ -88,7 +88,7 @@ from streamlit.testing.v1 import AppTest
 import explorer.encoding.pretokenize
 import ui.session.run_cache
 from explorer import FormatError, Tokenizer, tokens_to_html, train
-from explorer.analysis.stats import counted_stats
+from explorer.analysis.compression.stats import counted_stats
 from explorer.encoding.pretokenize import PatternError, compile_pattern
 from explorer.files.formats import merges_json, model_text
 from tests.app_support import (

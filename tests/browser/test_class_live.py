@@ -18,7 +18,7 @@ not fail the next.
 
 Presses and a loaded machine: every press that reaches the server runs its callback
 (Streamlit keeps a trigger that arrives during a fragment's timed run, and a full-page
-press starts a new run at once), and with ui/session/run_events.py its run's drawing
+press starts a new run at once), and with ui/server/run_events.py its run's drawing
 reaches the page. So a press is pressed again only when the browser never sent it
 (`Presses`: what each page's websocket sent), counted and printed; a test waits for the
 state it needs (the class's snapshot on disk, or the page showing it), never for a fixed
@@ -207,7 +207,7 @@ def press_until(page: Page, key: str, shown: Locator, presses: int = 3) -> None:
 
     subtle: a press the browser sent is never pressed twice (a second Play would pause):
     the server runs its callback, and its run's drawing reaches the page (Streamlit 1.67
-    could drop it, see ui/session/run_events.py), however long a loaded machine takes.
+    could drop it, see ui/server/run_events.py), however long a loaded machine takes.
     Not wait_until_idle first: a student's page checks the class every FOLLOW_SECONDS and
     the teacher's counts every 1-2 s, so a loaded machine may leave them no quiet period.
     """

@@ -48,7 +48,7 @@ def heavy_corpus(folder: Path, seed: int) -> Path:
 
 
 def job_children(server: Server) -> list[int]:
-    """The server's child Pythons doing jobs (explorer.base.job_child), from /proc."""
+    """The server's child Pythons doing jobs (ui.server.job_child), from /proc."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -56,7 +56,7 @@ def job_children(server: Server) -> list[int]:
             command = (stat.parent / "cmdline").read_bytes()
         except (OSError, ValueError, IndexError):  # it ended while we looked
             continue
-        if parent == server.process.pid and b"explorer.base.job_child" in command:
+        if parent == server.process.pid and b"ui.server.job_child" in command:
             found.append(int(stat.parent.name))
     return found
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from explorer import load_bundled
-from explorer.analysis.split_diff import differing_spans, token_boundaries
+from explorer.analysis.diffs.split_diff import differing_spans, token_boundaries
 from tests.browser.conftest import go_to, keyed, open_tab, set_text_area, wait_until_idle
 from tests.browser.test_accessibility import assert_accessible
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.analysis.checkup import KINDS, check_up
+from explorer.analysis.vocabulary.checkup import KINDS, check_up
 from explorer.cli import main
 from explorer.files.formats import load_model
 from explorer.files.history_file import load_history

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from explorer import cli_report
-from explorer.analysis.fairness import fairness_curve
-from explorer.analysis.language_cost import language_curves
-from explorer.analysis.metrics import size_metrics
+from explorer.analysis.compression.fairness import fairness_curve
+from explorer.analysis.compression.language_cost import language_curves
+from explorer.analysis.compression.metrics import size_metrics
 from explorer.cli import main
 from explorer.files.bundled import load_bundled
 from explorer.files.formats import load_model, model_text

@@ -12,7 +12,7 @@ from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
 from explorer.html.token_cards import shared_cards_html
 from ui.animate import animation as anim
 from ui.animate import charts as anim_charts
-from ui.session.lru import SharedLru
+from ui.server.lru import SharedLru
 
 _encodings = SharedLru(max_entries=256, max_weight=50_000_000)  # bytes, ~200 a token
 

@@ -45,7 +45,7 @@ from ui.classroom.model import ClassView, Place, Seat
 from ui.classroom.store import ClassStore
 from ui.session import run_store
 from ui.session import state as keys
-from ui.session.lru import SharedLru
+from ui.server.lru import SharedLru
 from ui.session.opening import stored_run
 from ui.session.run_spec import RunSpec
 from ui.session.runs import add_run

@@ -1,9 +1,9 @@
 """Compare: where each compression curve bends, as rules on the chart and one sentence each.
 
-The bend is explorer/analysis/curve_bend.py's: the smallest vocab size past which every doubling
+The bend is explorer/analysis/compression/curve_bend.py's: the smallest vocab size past which every doubling
 of the vocabulary gains less than 5 % bytes per token.
 
-    >>> from explorer.analysis.curve_bend import Bend, BendKind
+    >>> from explorer.analysis.compression.curve_bend import Bend, BendKind
     >>> bend_sentence("Your text", Bend(BendKind.BEND, 1200, 0.04, 5000))
     '**Your text**: beyond about 1,200 tokens, each doubling gains less than 5 % on this text.'
 """
@@ -16,7 +16,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from explorer.analysis.curve_bend import Bend, BendKind, find_bend, ratios_from_counts
+from explorer.analysis.compression.curve_bend import Bend, BendKind, find_bend, ratios_from_counts
 from ui.session.runs import Run
 from ui.views.formatting import markdown_text
 

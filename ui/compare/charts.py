@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import MergeHistory
-from explorer.analysis.stats import compression_curve
+from explorer.analysis.compression.stats import compression_curve
 from ui.views.theme_css import CHART_GREY  # the theme_css rule lightens it on a dark page
 
 MAX_POINTS = 600  # per curve: enough for a smooth line, small enough for the browser

@@ -1,6 +1,6 @@
 """Compare: how evenly a tokenizer treats the 26 UDHR languages at every vocab size — each
 language's premium against English, and one Gini coefficient of tokens per byte, for the
-sidebar's run beside GPT-2's, GPT-4's and GPT-4o's (explorer.analysis.fairness).
+sidebar's run beside GPT-2's, GPT-4's and GPT-4o's (explorer.analysis.compression.fairness).
 
 The language curves are the languages section's (one encode per language and run, cached
 per run), so this costs no encode of its own for the sidebar's run.
@@ -12,7 +12,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from explorer.analysis.fairness import (
+from explorer.analysis.compression.fairness import (
     GINI_DEFINITION,
     GINI_SOURCE,
     PREMIUM_DEFINITION,

@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer
-from explorer.analysis.unseen import tokens_and_single_bytes, unseen_characters
+from explorer.analysis.compression.unseen import tokens_and_single_bytes, unseen_characters
 from explorer.html.render import render_token
 from explorer.training.holdout import HoldoutError, HoldoutSplit
 from ui.compare.charts import (

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer, load_bundled
-from explorer.analysis.stats import byte_length
+from explorer.analysis.compression.stats import byte_length
 from ui.compare.charts import SERIES_COLORS
 from ui.session.run_spec import OPENAI
 from ui.session.samples import udhr_texts

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer, load_bundled
-from explorer.analysis.vocab_overlap import (
+from explorer.analysis.vocabulary.vocab_overlap import (
     TOP_MISSING,
     VocabOverlap,
     vocabulary_bytes,

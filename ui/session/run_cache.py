@@ -21,15 +21,15 @@ from explorer import (
     train,
     train_word_counts,
 )
-from explorer.base.child_jobs import ServerBusy
+from ui.server.child_jobs import ServerBusy
 from explorer.files.bundled import load_bundled_in_a_child
 from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.files.loading import parse_model_with_history
 from explorer.training.learner import ProgressCallback
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
 from ui.session import run_store
-from ui.session.heavy_work import in_a_child, parse_sized, trains_here
-from ui.session.lru import SharedLru
+from ui.server.heavy_work import in_a_child, parse_sized, trains_here
+from ui.server.lru import SharedLru
 from ui.session.run_spec import BUNDLED_RUNS, RunKind
 
 
@@ -49,7 +49,7 @@ def train_cached(
     """Train once per distinct input; every session and page shares the result (read only).
 
     `tie_rule` is a TieRule's name ("first-occurrence" or "lowest-ids"): a plain key.
-    Trainings above ui.session.heavy_work's sizes run in a child Python (ended when the
+    Trainings above ui.server.heavy_work's sizes run in a child Python (ended when the
     session cancels or goes), so the pages of everyone else do not wait on them.
     """
     here = trains_here(texts, vocab_size, "none" if kind is RunKind.WORD_COUNTS else pattern)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.analysis.stats import TextStats
+from explorer.analysis.compression.stats import TextStats
 from ui.session import state as keys
 from ui.session.runs import Run
 from ui.views.formatting import markdown_text

@@ -6,7 +6,7 @@ import contextvars
 import time
 from collections.abc import Callable
 
-from ui.session.heavy_work import WAITING
+from ui.server.heavy_work import WAITING
 from ui.views.formatting import plural
 
 

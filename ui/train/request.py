@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.base.child_jobs import JobCancelled
+from ui.server.child_jobs import JobCancelled
 from ui.session import state as keys
 from ui.session import train_inputs as form
 from ui.session.runs import RunSpec, add_run, train_spec
@@ -59,7 +59,7 @@ CANCELLED = "Training cancelled: its worker process has been stopped."
 def train_and_add(spec: RunSpec, texts: tuple[str, ...]) -> None:
     """Train (cached) with a progress bar and a Cancel button, keep the run, and show it.
 
-    A large training runs in a child Python (ui.session.heavy_work); clicking Cancel
+    A large training runs in a child Python (ui.server.heavy_work); clicking Cancel
     reruns this script, which stops the wait and ends the child before the rerun starts.
     """
     bar = st.progress(0.0, text="Counting chunks…")

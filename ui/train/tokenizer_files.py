@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import streamlit as st
 
 from explorer import MergeHistory, Tokenizer
-from explorer.base.child_jobs import JobCancelled
+from ui.server.child_jobs import JobCancelled
 from explorer.encoding.pretokenize import preset_name
 from explorer.files.file_kinds import FILE_SUFFIXES, MODEL_KINDS
 from explorer.files.loading import AUTO, LoadedTokenizer, load_uploads
 from ui.session import state as keys
-from ui.session.heavy_work import in_a_child, reads_here
+from ui.server.heavy_work import in_a_child, reads_here
 from ui.session.run_cache import history_run_cached, imported_cached
 from ui.session.run_spec import RunKind, RunSpec, run_name, text_key
 from ui.session.runs import add_run
@@ -60,7 +60,7 @@ def tokenizer_uploads(
     A .model or merges JSON becomes a "model" run, or a "model_history" run when its
     history JSON comes with it; the rest become "imported" runs that keep tokenizer.json
     text. Raises the first file's FormatError, which names the file; large files are
-    read by a child Python (ui.session.heavy_work), which may raise ServerBusy.
+    read by a child Python (ui.server.heavy_work), which may raise ServerBusy.
     """
     if reads_here(*(data for _, data in [*files, *earlier])):
         loaded = load_uploads(files, tiktoken_pattern=tiktoken_pattern, earlier=earlier)

@@ -25,7 +25,7 @@ import altair as alt
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ui.session.lru import SharedLru
+from ui.server.lru import SharedLru
 
 # subtle: Streamlit's own conversion, so the spec is the one st.altair_chart sends (no
 # altair default theme, datasets in Arrow, no 5,000-row limit); a private function of

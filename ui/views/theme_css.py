@@ -24,7 +24,7 @@ SLIDER_VALUE = ("#C53948", "#F2767F")  # light (Streamlit's), dark
 CHART_GREY = "#555"  # ui/compare/charts.py and languages.py: 7.5:1 on white
 CHART_GREY_DARK = "#B8B3A8"  # 8.6:1 on the dark page
 _CHART = '[data-testid="stVegaLiteChart"] '
-# A lineage graph (explorer.analysis.lineage's DOT, drawn by Streamlit as SVG): its light
+# A lineage graph (explorer.analysis.vocabulary.lineage's DOT, drawn by Streamlit as SVG): its light
 # node fills turn to their dark variants under light text, their borders a lighter grey.
 GRAPH_FILLS = ("#e8f0fe", "#f1f3f4", "#fde293")  # merged tokens, bytes, the token itself
 _GRAPH = '[data-testid="stGraphVizChart"] .node '

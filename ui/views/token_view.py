@@ -15,7 +15,7 @@ from typing import Any
 import streamlit as st
 
 from explorer import Tokenizer, tokens_to_html
-from explorer.analysis.stats import TextStats, counted_stats, tokens_at_every_size
+from explorer.analysis.compression.stats import TextStats, counted_stats, tokens_at_every_size
 from explorer.html.token_html import with_fresh_ids
 from ui.session import state as keys
 from ui.session.run_spec import RunKind

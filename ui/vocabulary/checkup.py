@@ -1,6 +1,6 @@
 """Vocabulary: the check-up: tokens no text yields, half characters, and the other oddities.
 
-The counts come from explorer.analysis.checkup, once per run and vocab size (a bounded
+The counts come from explorer.analysis.vocabulary.checkup, once per run and vocab size (a bounded
 cache: ~2 s for GPT-4o's 200,000 tokens); each kind has its table, cut for the browser,
 and a whole CSV.
 
@@ -15,10 +15,10 @@ import pandas as pd
 import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, render_token
-from explorer.analysis.checkup import KINDS, CheckUp, check_up
-from explorer.analysis.checkup_rows import KIND_HELP, KIND_TITLES, kind_rows
+from explorer.analysis.vocabulary.checkup import KINDS, CheckUp, check_up
+from explorer.analysis.vocabulary.checkup_rows import KIND_HELP, KIND_TITLES, kind_rows
 from ui.session import state as keys
-from ui.session.heavy_work import in_a_child
+from ui.server.heavy_work import in_a_child
 from ui.session.runs import Run
 from ui.views import cells
 from ui.views.formatting import markdown_text

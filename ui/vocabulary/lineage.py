@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer
-from explorer.analysis.lineage import descendants, lineage_dot
+from explorer.analysis.vocabulary.lineage import descendants, lineage_dot
 from explorer.html.scheme import declare, light_dark
 from ui.views.cells import cut_cell
 from ui.vocabulary.view import render

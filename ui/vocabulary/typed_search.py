@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer
-from explorer.analysis.lineage import text_lineage_dot
+from explorer.analysis.vocabulary.lineage import text_lineage_dot
 from ui.session import state as keys
 from ui.session.runs import Run
 from ui.views.cells import cut_cell

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import MergeHistory, Tokenizer, render_token
-from explorer.analysis.lineage import (
+from explorer.analysis.vocabulary.lineage import (
     VocabEntry,
     descendant_counts,
     vocab_entries,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer import train
-from explorer.analysis.pair_table import LOWEST_IDS, pair_table, tables_along
+from explorer.analysis.pairs.pair_table import LOWEST_IDS, pair_table, tables_along
 from explorer.training.corpus import count_chunks
 from scripts.make_lesson import SAMPLE_LESSON, sample_lesson
 from ui.animate import animation as anim

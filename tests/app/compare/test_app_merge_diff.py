@@ -10,8 +10,8 @@ import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from explorer import Tokenizer, load_bundled, train
-from explorer.analysis.merge_diff import MergeDiff, merge_diff, merge_tokens
-from explorer.analysis.split_diff import differing_spans, token_boundaries
+from explorer.analysis.diffs.merge_diff import MergeDiff, merge_diff, merge_tokens
+from explorer.analysis.diffs.split_diff import differing_spans, token_boundaries
 from tests.app_support import open_compare, texts_of
 from ui.session.run_spec import RunSpec, text_key
 

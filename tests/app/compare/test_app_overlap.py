@@ -9,7 +9,7 @@ import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from explorer import Tokenizer, load_bundled, train
-from explorer.analysis.vocab_overlap import vocabulary_bytes
+from explorer.analysis.vocabulary.vocab_overlap import vocabulary_bytes
 from explorer.files.formats import model_text
 from tests.app_support import open_compare, texts_of, use_run
 from ui.compare.overlap import MISSING_COLUMNS, OVERLAP_TITLE

@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from explorer import load_bundled
-from explorer.analysis.metrics import size_metrics
+from explorer.analysis.compression.metrics import size_metrics
 from tests.app_support import texts_of
 from ui.session import state as keys
 from ui.session.run_spec import RunKind, RunSpec
@@ -184,7 +184,7 @@ def test_a_long_text_is_encoded_in_a_child_with_the_same_figures(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from ui.compare.overlay import results
-    from ui.session.lru import SharedLru
+    from ui.server.lru import SharedLru
 
     app = open_overlay()
     here = app.dataframe[1].value

@@ -7,7 +7,7 @@ import re
 from streamlit.testing.v1 import AppTest
 
 from explorer import train
-from explorer.analysis.stats import text_stats
+from explorer.analysis.compression.stats import text_stats
 from explorer.files.formats import model_text
 from tests.app_support import open_app, texts_of, use_run
 from ui.session.run_spec import RunSpec, text_key

@@ -16,7 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from explorer import FormatError, Tokenizer, load_bundled, train
-from explorer.analysis.lineage import parents
+from explorer.analysis.vocabulary.lineage import parents
 from explorer.files.exports import encoder_json, tiktoken_text, tokenizer_json, vocab_bpe
 from explorer.files.formats import model_text
 from tests.app_support import open_app, open_compare, texts_of

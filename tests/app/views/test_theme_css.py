@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from explorer import train
-from explorer.analysis.lineage import lineage_dot
+from explorer.analysis.vocabulary.lineage import lineage_dot
 from explorer.html.scheme import DARK_PAGE, contrast_ratio
 from ui.compare import charts, languages
 from ui.views.theme_css import CHART_GREY, CHART_GREY_DARK, GRAPH_FILLS, SLIDER_VALUE, THEME_CSS

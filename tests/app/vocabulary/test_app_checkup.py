@@ -9,9 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from explorer import Tokenizer
-from explorer.analysis.checkup import check_up
+from explorer.analysis.vocabulary.checkup import check_up
 from tests.app_support import open_app, plain, texts_of
-from ui.session.heavy_work import in_a_child
+from ui.server.heavy_work import in_a_child
 from ui.vocabulary import checkup as checkup_view
 from ui.vocabulary.checkup import csv_bytes
 

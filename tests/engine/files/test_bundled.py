@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tiktoken.load import load_tiktoken_bpe
 
-from explorer.analysis.lineage import parents
+from explorer.analysis.vocabulary.lineage import parents
 from explorer.base.byte_map import bytes_to_unicode
 from explorer.cli import main
 from explorer.encoding.merging import merge_ids
@@ -356,7 +356,7 @@ def _is_utf8(data: bytes) -> bool:
 
 
 def test_counts_at_every_size_follow_the_byte_order() -> None:
-    from explorer.analysis.stats import tokens_at_every_size
+    from explorer.analysis.compression.stats import tokens_at_every_size
 
     gpt2 = load_bundled("gpt2")
     text = "Whereas recognition of the inherent dignity, 1948. Ünïcödé 😀"

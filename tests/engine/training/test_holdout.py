@@ -9,8 +9,8 @@ import regex
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from explorer.analysis.stats import tokens_at_every_size
-from explorer.analysis.unseen import (
+from explorer.analysis.compression.stats import tokens_at_every_size
+from explorer.analysis.compression.unseen import (
     single_bytes_at_every_size,
     tokens_and_single_bytes,
     unseen_characters,

@@ -3,7 +3,7 @@
 Everything the file shows is computed here with the Animate page's own helpers, so it
 says what the app says: the narration (`narration`), the merge card (`merge_card_html`),
 the passage before and after each merge (`passage_frame`, coloured by token_html), the
-pair table of the training corpus (explorer.analysis.pair_table) and the two charts' values.
+pair table of the training corpus (explorer.analysis.pairs.pair_table) and the two charts' values.
 ui/animate/lesson/page.py turns it into one self-contained HTML page.
 
 The passage is sent once, as its bytes' ids, and each step as the positions where its
@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from explorer import Encoding, MergeHistory, Tokenizer, tokens_to_html
-from explorer.analysis.pair_table import (
+from explorer.analysis.pairs.pair_table import (
     PairTable,
     describe_tie,
     pair_table,

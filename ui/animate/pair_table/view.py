@@ -19,7 +19,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from explorer import MergeHistory
-from explorer.analysis.pair_table import PairRow, PairTable, describe_tie, pair_table
+from explorer.analysis.pairs.pair_table import PairRow, PairTable, describe_tie, pair_table
 from explorer.training.corpus import count_chunks
 from ui.animate.pair_table import tables as pair_tables
 from ui.animate.pair_table.table_html import pair_table_html

@@ -26,7 +26,7 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from explorer.analysis.pair_table import FIRST_OCCURRENCE, PairTable, describe_tie
+from explorer.analysis.pairs.pair_table import FIRST_OCCURRENCE, PairTable, describe_tie
 from ui.animate import playback
 from ui.session import state as keys
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.base.child_jobs import JobCancelled
+from ui.server.child_jobs import JobCancelled
 from ui.compare.overlay.texts import HELD_OUT
 from ui.session import state as keys
 from ui.session.run_spec import RunSpec

@@ -1,5 +1,5 @@
 """The measures the overlay can draw, as the page explains them: the engine's definitions
-and sources (explorer.analysis.metrics.METRICS), with how the page formats each.
+and sources (explorer.analysis.compression.metrics.METRICS), with how the page formats each.
 
     >>> MEASURES["fertility"].better, MEASURES["bytes_per_token"].best([2.5, 3.1])
     ('lower', 1)
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from explorer.analysis.metrics import METRICS, MetricInfo, SizeMetrics
+from explorer.analysis.compression.metrics import METRICS, MetricInfo, SizeMetrics
 from ui.views.formatting import markdown_text
 
 FORMATS = {  # d3 formats for the chart; shares as percentages

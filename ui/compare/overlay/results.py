@@ -1,9 +1,9 @@
 """The overlay's figures: one encode per run and text (kept per run and text digest, so a
 rerun, another measure or other sizes cost no encode), then every metric at the sizes
-asked for (explorer.analysis.metrics).
+asked for (explorer.analysis.compression.metrics).
 
 A text above ENCODE_HERE_MAX_CHARS, or a run whose pattern is not a preset, is encoded in
-a child Python (ui.session.heavy_work: the server's slots and queue, the page's regex
+a child Python (ui.server.heavy_work: the server's slots and queue, the page's regex
 time), a block at a time with a progress bar; smaller work stays here, where it is
 quicker than starting a child.
 """
@@ -16,14 +16,14 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from explorer.analysis.block_counts import counts_in_blocks
-from explorer.analysis.metrics import MetricCounts, SizeMetrics, metrics_at
-from explorer.base.child_jobs import JobCancelled
+from explorer.analysis.compression.block_counts import counts_in_blocks
+from explorer.analysis.compression.metrics import MetricCounts, SizeMetrics, metrics_at
+from ui.server.child_jobs import JobCancelled
 from explorer.encoding.regex_budget import BudgetSpent
 from explorer.encoding.tokenizer import Tokenizer
 from ui.compare.overlay.texts import EvalText
-from ui.session.heavy_work import WAITING, in_a_child, is_preset
-from ui.session.lru import SharedLru
+from ui.server.heavy_work import WAITING, in_a_child, is_preset
+from ui.server.lru import SharedLru
 from ui.session.runs import Run
 from ui.views.formatting import markdown_text, plural
 

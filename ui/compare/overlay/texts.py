@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from explorer.analysis.stats import byte_length
+from explorer.analysis.compression.stats import byte_length
 from explorer.training.holdout import HoldoutError
 from ui.session import state as keys
 from ui.session.holdout_split import split_of

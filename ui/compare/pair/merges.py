@@ -1,6 +1,6 @@
 """Compare: two tokenizers' merges side by side — what both learned (a scatter of merge
 number in A against merge number in B), what only one learned (searchable tables), and
-the first merge at which they part ways. The comparison is explorer.analysis.merge_diff's.
+the first merge at which they part ways. The comparison is explorer.analysis.diffs.merge_diff's.
 
     >>> token_label(b" the"), token_label("’".encode()[:2])
     ('·the', '<0xE2><0x80>')
@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer, render_token
-from explorer.analysis.merge_diff import LoneMerge, MergeDiff, merge_diff, merge_tokens
+from explorer.analysis.diffs.merge_diff import LoneMerge, MergeDiff, merge_diff, merge_tokens
 from ui.compare.pair.side import Side
 from ui.session import state as keys
 from ui.views.cells import cut_columns

@@ -1,6 +1,6 @@
 """Compare: the passage as A and as B split it, side by side (stacked on a phone),
 the places where their token boundaries differ highlighted on both sides and counted,
-the rest dimmed. The places are explorer.analysis.split_diff's; the HTML is
+the rest dimmed. The places are explorer.analysis.diffs.split_diff's; the HTML is
 explorer.html.split_html's.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer import Encoding, Tokenizer
-from explorer.analysis.split_diff import differing_spans, span_of_tokens, token_boundaries
+from explorer.analysis.diffs.split_diff import differing_spans, span_of_tokens, token_boundaries
 from explorer.encoding.pretokenize import as_unicode
 from explorer.html.split_html import split_html
 from ui.compare.pair.side import Side

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from explorer.analysis.pair_table import sequences_after, table_of
+from explorer.analysis.pairs.pair_table import sequences_after, table_of
 from explorer.training.history import MergeHistory
 from explorer.training.pair_queue import MAX_TIES_RECORDED
 from ui.animate.pair_table import tables as pair_tables

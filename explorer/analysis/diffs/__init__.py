@@ -1,0 +1,1 @@
+"""Two tokenizers compared: their merges by the bytes they make, their splits of one text."""

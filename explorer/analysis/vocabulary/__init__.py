@@ -1,0 +1,1 @@
+"""A vocabulary's own story: lineage, check-up, and overlap with another vocabulary."""
