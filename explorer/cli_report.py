@@ -1,4 +1,5 @@
-"""`python -m explorer report`: every metric of explorer.analysis.compression.metrics per file and size.
+"""`python -m explorer report`: every metric of explorer.analysis.compression.metrics per file and
+size.
 
     python -m explorer report gpt2 notes.txt
     python -m explorer report tok.model a.txt b.txt --sizes 1000,5000 --format csv

@@ -46,7 +46,7 @@ def take_screenshots(step: int = 2) -> None:
     """The sample at `step` in headless Chromium, opened from disk (needs playwright)."""
     from playwright.sync_api import sync_playwright
 
-    from scripts.app_server import CHROMIUM, CHROMIUM_ARGS
+    from harness.app_server import CHROMIUM, CHROMIUM_ARGS
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

@@ -30,12 +30,12 @@ from explorer.training.tie_rules import DEFAULT_TIE_RULE
 from ui.classroom import following
 from ui.classroom import session as classroom
 from ui.classroom.panel import class_sidebar, class_top
+from ui.server.gc_tuning import freeze_after_first_run
+from ui.server.run_events import keep_finished_runs
 from ui.session import links
 from ui.session import state as keys
-from ui.server.gc_tuning import freeze_after_first_run
 from ui.session.opening import init_session, retrain_from_link
 from ui.session.run_cache import preload_bundled
-from ui.server.run_events import keep_finished_runs
 from ui.session.runs import (
     Run,
     current_run_or_error,

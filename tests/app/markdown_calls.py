@@ -63,8 +63,20 @@ MARKDOWN_PLACES: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
         ((0,), ("label",)),
     ),
 }
-# receivers that are not Streamlit (a logger's .warning, a file's .write)
-NOT_STREAMLIT = {"log", "logger", "logging", "sink", "handle", "file", "stream", "warnings"}
+# receivers that are not Streamlit (a logger's .warning, a file's .write, a child's pipe:
+# `stdout.write`, `child.stdin.write` in ui/server/)
+NOT_STREAMLIT = {
+    "log",
+    "logger",
+    "logging",
+    "sink",
+    "handle",
+    "file",
+    "stream",
+    "warnings",
+    "stdin",
+    "stdout",
+}
 
 # functions of ours (or Python's) that write only numbers and our own words, with the
 # places of their arguments that are words (checked like any text)
@@ -526,6 +538,8 @@ def _markdown_arguments(call: ast.Call) -> list[ast.expr]:
         return []
     receiver = func.value
     if isinstance(receiver, ast.Name) and receiver.id in NOT_STREAMLIT:
+        return []
+    if isinstance(receiver, ast.Attribute) and receiver.attr in NOT_STREAMLIT:
         return []
     positions, keywords = MARKDOWN_PLACES[func.attr]
     found = [arg for index, arg in enumerate(call.args) if index in positions]

@@ -24,7 +24,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from explorer import train
-from scripts.app_server import (
+from harness.app_server import (
     BUSY,
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -68,7 +68,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-# --- the server (scripts/app_server.py) -------------------------------------------------
+# --- the server (harness/app_server.py) -------------------------------------------------
 
 
 @pytest.fixture(scope="session")

@@ -45,8 +45,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from bench.ws_client import ScriptRun, StreamlitClient, connected, widget_key
-from scripts.app_server import start_server, stop_server
+from harness.app_server import start_server, stop_server
+from harness.ws_client import ScriptRun, StreamlitClient, connected, widget_key
 from tests.browser.conftest import (
     ARTIFACTS,
     IDLE_SECONDS,

@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from playwright.sync_api import Locator, Page, expect
 
-from scripts.app_server import Server
+from harness.app_server import Server
 from tests.browser.conftest import (
     SAMPLE_TOKENIZER,
     go_to,

@@ -35,7 +35,7 @@ from tests.browser.conftest import (
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "kilo"]
 # a bound on the loop, not a speed check: all ten, start to finish (about 15 s on a quiet
-# 2-core machine); speed is measured in bench/load_test.py
+# 2-core machine); speed is measured in bench/load/load_test.py
 BUDGET_SECONDS = 600
 STEP_MS = 90_000  # any one action of one user
 MAX_PEAK_RSS = 2 * 1024**3

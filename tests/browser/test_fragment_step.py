@@ -1,6 +1,6 @@
 """A step on Animate reruns the step's fragment, not the page (the cost a room of thirty pays).
 
-Spoken over Streamlit's websocket protocol (bench/ws_client.py) to the suite's real
+Spoken over Streamlit's websocket protocol (harness/ws_client.py) to the suite's real
 server, since AppTest cannot run a fragment on its own: the run a click starts must
 name the fragment, draw the step's narration and passages, and leave the sidebar and
 the page's title and passage box alone.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from bench.ws_client import connected
-from scripts.app_server import Server
+from harness.app_server import Server
+from harness.ws_client import connected
 from ui.session import state as keys
 
 CLASSIC = "sample=aaabdaaabac&vocab=259&pattern=none"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from scripts.app_server import Server
+from harness.app_server import Server
 from tests.browser.conftest import (
     IDLE_SECONDS,
     SAMPLE_TOKENIZER,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from scripts.app_server import Server
+from harness.app_server import Server
 from tests.browser.conftest import go_to, main_area, open_tab, wait_until_idle
 from tests.browser.test_accessibility import assert_accessible
 from ui.compare.languages import HEATMAP_TITLE, TAX_TITLE

@@ -9,7 +9,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from explorer import train
 from explorer.html.token_html import tokens_to_html
-from scripts.app_server import Server
+from harness.app_server import Server
 from tests.browser.conftest import go_to, keyed, main_area, set_text_area, wait_until_idle
 
 PASSAGE = "The pair of pears paired up. Then the pair of pairs paired again, and again. " * 6

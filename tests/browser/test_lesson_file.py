@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Route, expect
 
 from explorer import train
 from explorer.training.corpus import count_chunks
-from scripts.app_server import Server
+from harness.app_server import Server
 from scripts.make_lesson import SAMPLE_LESSON
 from tests.browser.conftest import (
     IDLE_SECONDS,

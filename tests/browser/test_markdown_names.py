@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from explorer import train
 from explorer.files.formats import model_text
-from scripts.app_server import Server
+from harness.app_server import Server
 from tests.browser.conftest import (
     IDLE_SECONDS,
     VIEWPORT,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from scripts.app_server import Server
+from harness.app_server import Server
 from tests.browser.conftest import keyed, main_area, wait_until_idle
 from tests.browser.test_accessibility import assert_accessible
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scripts.app_server import Server, start_server, stop_server
+from harness.app_server import Server, start_server, stop_server
 from tests.browser.conftest import (
     IDLE_SECONDS,
     SAMPLE_TOKENIZER,

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from scripts.app_server import Server
+from harness.app_server import Server
 from tests.browser.conftest import ScriptRuns, grid_cells, keyed, main_area, wait_until_idle
 
 AAAB = "sample=aaabdaaabac&vocab=259&pattern=none"

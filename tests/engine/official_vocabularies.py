@@ -1,8 +1,8 @@
 """tiktoken's own GPT-2, cl100k_base and o200k_base, built from the bundled files.
 
 Shared by the tests that hold the explorer to tiktoken (tests/engine/files/test_bundled.py,
-tests/engine/analysis/vocabulary/test_checkup.py). tiktoken cannot download here, so its constructors
-in `tiktoken_ext/openai_public.py` read the bundled files instead.
+tests/engine/analysis/vocabulary/test_checkup.py). tiktoken cannot download here, so its
+constructors in `tiktoken_ext/openai_public.py` read the bundled files instead.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Animate step, passage and Tokens encode trace to the teacher's, unless they step
 Buttons: `class_step_away`, `class_back` ("Back to the class"), `class_leave`, the
 Nickname popover's `class_rename`; a question: radio `class_answer` (an option's index),
 button `class_send`.
-bench/class_poll.py measures what the polling costs.
+bench/classroom/class_poll.py measures what the polling costs.
 
 The teacher (widget keys, ui/session/state.py): `class_start` ("Start a class on this
 tokenizer", in the same expander) starts a class on the current run at Animate's step;
@@ -43,9 +43,9 @@ import streamlit as st
 from ui.classroom import snapshot
 from ui.classroom.model import ClassView, Place, Seat
 from ui.classroom.store import ClassStore
+from ui.server.lru import SharedLru
 from ui.session import run_store
 from ui.session import state as keys
-from ui.server.lru import SharedLru
 from ui.session.opening import stored_run
 from ui.session.run_spec import RunSpec
 from ui.session.runs import add_run
@@ -53,7 +53,8 @@ from ui.session.runs import add_run
 # a student's page checks the class this often. Each check is ~2 ms of Streamlit's own work
 # on the server, sixty students at 0.5 s a quarter of a core doing nothing; at 0.75 s a
 # sixth. The lag it adds (0.75 s at most) fits in 1.5 s since a step's follow reruns only
-# the step's fragment (step_follow.py): bench/class_poll.py and bench/class_load.py
+# the step's fragment (step_follow.py): bench/classroom/class_poll.py and
+# bench/classroom/class_load.py
 FOLLOW_SECONDS = 0.75
 ECHOES_KEPT = 8  # the steps a follow set lately: a browser's stale slider may send one back
 TEACHER_POLL_SECONDS = 1.0  # the teacher's live count of answers

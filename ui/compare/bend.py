@@ -1,7 +1,7 @@
 """Compare: where each compression curve bends, as rules on the chart and one sentence each.
 
-The bend is explorer/analysis/compression/curve_bend.py's: the smallest vocab size past which every doubling
-of the vocabulary gains less than 5 % bytes per token.
+The bend is explorer/analysis/compression/curve_bend.py's: the smallest vocab size past which every
+doubling of the vocabulary gains less than 5 % bytes per token.
 
     >>> from explorer.analysis.compression.curve_bend import Bend, BendKind
     >>> bend_sentence("Your text", Bend(BendKind.BEND, 1200, 0.04, 5000))

@@ -1,8 +1,8 @@
 """Compare: the 26 UDHR languages' bytes per token with yours and OpenAI's tokenizers, what each
 language costs as the vocabulary grows, and the token tax.
 
-One encode per language (explorer.analysis.compression.language_cost) gives the text's length at every vocab
-size, so the heatmap of 26 languages by ~32 sizes is 26 encodes, cached per run; the
+One encode per language (explorer.analysis.compression.language_cost) gives the text's length at
+every vocab size, so the heatmap of 26 languages by ~32 sizes is 26 encodes, cached per run; the
 token tax at the viewed size reads the same curves.
 """
 

@@ -3,7 +3,7 @@
 A full collection visits every container object the interpreter tracks. In the app's
 server those are mostly what importing streamlit, pandas, pyarrow and altair made, and
 the pages' modules: objects that live as long as the process. In a load test of thirty
-sessions (`bench/load_test.py`, gc callbacks timing each pass) the server made 10 full
+sessions (`bench/load/load_test.py`, gc callbacks timing each pass) the server made 10 full
 passes of ~120 ms each while the room stepped; every pass stalls every session, since
 their scripts share one interpreter. `gc.freeze()` moves the objects alive now to a
 permanent generation that collections skip, so later passes visit only what sessions

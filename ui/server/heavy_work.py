@@ -18,14 +18,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from ui.server.child_jobs import JobRunner, runner_from_env
 from explorer.encoding.pretokenize import PRESETS, preset_name
 from explorer.encoding.regex_budget import current_budget, within_budget
 from explorer.training.learner import ProgressCallback
+from ui.server.child_jobs import JobRunner, runner_from_env
 
 T = TypeVar("T")
 
-# Measured on the 2-core server (bench/heavy_neighbour.py): a child costs 0.1-0.35 s to
+# Measured on the 2-core server (bench/load/heavy_neighbour.py): a child costs 0.1-0.35 s to
 # start and return; Shakespeare (100 KB) trains to 2,000 in 0.07-0.11 s here, the UDHR
 # sample (141 KB) to 10,000 in 0.25 s, so smaller trainings stay in this process.
 TRAIN_HERE_MAX_BYTES = 256 * 1024

@@ -2,7 +2,7 @@
 
 Streamlit's `st.cache_resource` hashes its arguments and inspects the function's
 signature on every call: about 0.3 ms, a tenth of an Animate step's server time when a
-step made three such calls (py-spy, `bench/step_cpu.py --paste --profile`). The step's
+step made three such calls (py-spy, `bench/load/step_cpu.py --paste --profile`). The step's
 caches are these instead, keyed on plain values the caller builds.
 
 Which cache, the app's rule (the README's Layout section says it too):

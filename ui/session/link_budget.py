@@ -11,7 +11,7 @@ bytes grow with it (Shakespeare at 20,000 tokens: a 73 KB token, 1 GB of memory;
 So a link may train merges × corpus bytes up to LINK_WORK_BUDGET without a pattern, and
 PRESET_FACTOR times that with a preset; past it, the vocab size is lowered to what fits
 and the page says so (the Train page trains more, in the open). Measured with
-bench/link_budget_costs.py (figures in BENCHMARKS.md): the costliest sample within the
+bench/load/link_budget_costs.py (figures in BENCHMARKS.md): the costliest sample within the
 budget, Python source without a pattern at 1,969 tokens, trains in 0.14 s, peaks at
 23 MB and keeps a 0.4 MB run file (at 3,683 tokens it kept 13 MB and peaked at 88 MB,
 too much when the app's training cache keeps 64 runs); every sample with a preset

@@ -29,9 +29,9 @@ from explorer.encoding.pretokenize import (
 )
 from explorer.training.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, split_holdout
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
+from ui.server.lru import SharedLru
 from ui.session import link_budget, run_store
 from ui.session import state as keys
-from ui.server.lru import SharedLru
 from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, first_words, run_name, text_key
 from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec, train_spec

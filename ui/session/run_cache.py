@@ -21,15 +21,15 @@ from explorer import (
     train,
     train_word_counts,
 )
-from ui.server.child_jobs import ServerBusy
 from explorer.files.bundled import load_bundled_in_a_child
 from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.files.loading import parse_model_with_history
 from explorer.training.learner import ProgressCallback
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
-from ui.session import run_store
+from ui.server.child_jobs import ServerBusy
 from ui.server.heavy_work import in_a_child, parse_sized, trains_here
 from ui.server.lru import SharedLru
+from ui.session import run_store
 from ui.session.run_spec import BUNDLED_RUNS, RunKind
 
 

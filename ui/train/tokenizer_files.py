@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import streamlit as st
 
 from explorer import MergeHistory, Tokenizer
-from ui.server.child_jobs import JobCancelled
 from explorer.encoding.pretokenize import preset_name
 from explorer.files.file_kinds import FILE_SUFFIXES, MODEL_KINDS
 from explorer.files.loading import AUTO, LoadedTokenizer, load_uploads
-from ui.session import state as keys
+from ui.server.child_jobs import JobCancelled
 from ui.server.heavy_work import in_a_child, reads_here
+from ui.session import state as keys
 from ui.session.run_cache import history_run_cached, imported_cached
 from ui.session.run_spec import RunKind, RunSpec, run_name, text_key
 from ui.session.runs import add_run

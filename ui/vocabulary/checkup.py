@@ -17,8 +17,8 @@ import streamlit as st
 from explorer import MergeHistory, Tokenizer, render_token
 from explorer.analysis.vocabulary.checkup import KINDS, CheckUp, check_up
 from explorer.analysis.vocabulary.checkup_rows import KIND_HELP, KIND_TITLES, kind_rows
-from ui.session import state as keys
 from ui.server.heavy_work import in_a_child
+from ui.session import state as keys
 from ui.session.runs import Run
 from ui.views import cells
 from ui.views.formatting import markdown_text

@@ -1,1 +1,2 @@
-"""Compression: bytes per token, the literature's metrics at every size, bends, unseen text, languages."""
+"""Compression: bytes per token, the literature's metrics at every size, bends, unseen text,
+languages."""

@@ -2,8 +2,8 @@
 gains less than 5 % bytes per token.
 
 A curve is bytes per token at every vocab size, index k for vocab size 256 + k (one
-encode gives them all: `explorer.analysis.compression.stats.tokens_at_every_size`). The gain of doubling
-from size N is `ratio(2N) / ratio(N) - 1`. The bend is the smallest size N such that
+encode gives them all: `explorer.analysis.compression.stats.tokens_at_every_size`). The gain of
+doubling from size N is `ratio(2N) / ratio(N) - 1`. The bend is the smallest size N such that
 doubling from N, and from every larger size the curve can still double (up to half its
 last size), gains less than the threshold. "Every larger size" matters: a curve can
 pause and then climb again, and one flat stretch is not the point of diminishing returns.

@@ -2,8 +2,8 @@
 
 A tokenizer's first k merges are a tokenizer of size 256 + k, and encoding with them
 applies exactly the full tokenizer's merge applications of rank < k (see
-`explorer.analysis.compression.stats.tokens_at_every_size`). So one encode per text, kept as the ranks that
-were applied and how often, answers "how many tokens at vocab size v" for every v:
+`explorer.analysis.compression.stats.tokens_at_every_size`). So one encode per text, kept as the
+ranks that were applied and how often, answers "how many tokens at vocab size v" for every v:
 
     >>> from explorer.encoding.tokenizer import Tokenizer
     >>> tok = Tokenizer([(97, 97), (256, 97), (257, 98)])  # aa, aaa, aaab

@@ -1,10 +1,10 @@
 """What text a tokenizer has not seen costs: bytes left as single-byte tokens, new characters.
 
 Single-byte tokens (ids 0-255) are the fallback: a byte no merge covered. Their count at
-every vocab size comes from one encode, as `explorer.analysis.compression.stats.tokens_at_every_size` does:
-each application of merge k removes its two parts from the sequence, so it removes one
-single-byte token for each part below 256, and the first k merges apply exactly the
-applications of rank < k.
+every vocab size comes from one encode, as
+`explorer.analysis.compression.stats.tokens_at_every_size` does: each application of merge k removes
+its two parts from the sequence, so it removes one single-byte token for each part below 256, and
+the first k merges apply exactly the applications of rank < k.
 
     >>> tok = Tokenizer([(97, 97), (256, 98)])  # aa, aab
     >>> single_bytes_at_every_size(tok, "aabxaa")

@@ -1,6 +1,6 @@
 """A follow that reruns the step's fragment alone: only when the teacher's step is all that
 moved, on the page whose fragment shows it, for a student still following the class's run.
-(The rerun itself, in a real server: bench/class_load.py counts the fragment follows.)"""
+(The rerun itself, in a real server: bench/classroom/class_load.py counts the fragment follows.)"""
 
 from __future__ import annotations
 

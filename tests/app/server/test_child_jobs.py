@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from explorer import train
-from ui.server import child_jobs, job_child
-from ui.server.child_jobs import JobCancelled, JobError, JobRunner, ServerBusy
 from explorer.files.formats import FormatError
 from explorer.files.loading import load_uploads
 from explorer.training.train import TrainingError
+from ui.server import child_jobs, job_child
+from ui.server.child_jobs import JobCancelled, JobError, JobRunner, ServerBusy
 
 WAIT_LIMIT_S = 30  # a bound on every wait below, so a broken runner fails, not hangs
 

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from explorer import train
-from ui.server.child_jobs import JobRunner, ServerBusy
 from explorer.files.loading import load_uploads
 from tests.app_support import open_app, texts_of
 from ui.server import heavy_work
+from ui.server.child_jobs import JobRunner, ServerBusy
 from ui.session.run_spec import RunKind
 from ui.train.progress import progress_reporter
 from ui.train.tokenizer_files import tokenizer_uploads

@@ -11,9 +11,9 @@ import explorer.encoding.pretokenize
 import ui.session.run_cache
 import ui.shell
 from tests.app_support import open_app, texts_of
+from ui.server.lru import SharedLru
 from ui.session import opening
 from ui.session import state as keys
-from ui.server.lru import SharedLru
 from ui.session.samples import SAMPLES
 
 HUGE = "(?:(?:a{100}){100}){1000}"  # issue 21: 1.4 GB per distinct link

@@ -33,7 +33,7 @@ ALL_FORMS = [*PATTERNS.values(), *filter(None, map(whole_runs_pattern, PATTERNS.
 TRICKY = "aZqQ09'sStTlLvVrReEmMdD \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f!./,-_\x00\x7f\x85\xa0ªµºßÀÿ×÷²½¹"
 LATIN1_TEXT = st.text(alphabet=st.characters(max_codepoint=255), max_size=120)
 TRICKY_TEXT = st.text(alphabet=TRICKY, max_size=120)
-# the ASCII and Latin-1 texts of bench/long_runs.py, and kin
+# the ASCII and Latin-1 texts of bench/engine/long_runs.py, and kin
 BENCH_TEXTS = [
     "x" * 100_000,
     " " + "x" * 100_000 + "\n",

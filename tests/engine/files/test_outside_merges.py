@@ -19,11 +19,11 @@ import pytest
 import tiktoken
 import tokenizers
 
+from explorer.analysis.compression.metrics import size_metrics
+from explorer.analysis.compression.stats import tokens_at_every_size
 from explorer.analysis.vocabulary.checkup import check_up
 from explorer.analysis.vocabulary.checkup_rows import kind_rows
 from explorer.analysis.vocabulary.lineage import parents, vocab_entries
-from explorer.analysis.compression.metrics import size_metrics
-from explorer.analysis.compression.stats import tokens_at_every_size
 from explorer.base.byte_map import unicode_to_bytes
 from explorer.cli import main
 from explorer.encoding.encode_trace import trace_encoding

@@ -10,8 +10,8 @@ from ui.animate.animation import no_steps_message
 from ui.animate.lesson.page import lesson_html
 from ui.animate.lesson.steps import DEFAULT_LESSON_STEPS, MAX_LESSON_STEPS
 from ui.animate.pair_table import tables as pair_tables
-from ui.session import state as keys
 from ui.server.lru import SharedLru
+from ui.session import state as keys
 from ui.session.run_spec import file_stem
 from ui.session.runs import Run, texts_of
 from ui.views.formatting import markdown_text

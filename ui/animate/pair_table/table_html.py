@@ -1,7 +1,7 @@
 """Animate's pair table as one HTML table: what a step sends, instead of a dataframe.
 
 `st.dataframe` turns its rows into pandas, then Arrow, then draws a canvas grid: about
-3 ms of a step's server time (a seventh of it, py-spy over `bench/step_cpu.py --paste`),
+3 ms of a step's server time (a seventh of it, py-spy over `bench/load/step_cpu.py --paste`),
 repeated by every student of a room at every step. A table of ten rows needs none of it:
 this is one escaped HTML string, with its header cells scoped for screen readers and a
 scroll region that the keyboard reaches when the top-N box asks for many rows; its

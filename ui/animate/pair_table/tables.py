@@ -6,8 +6,8 @@ last step, once (`corpus_cached`); the states of recent steps, with their pair c
 kept in a small LRU shared by every session, keyed on (run key, step). A step forward
 from a kept step is one `advance_counted` (moves the counts of the chunks the merge
 changed: 9-13 ms with its table on tinyshakespeare, 28-33 ms when recounted); a jump splits
-the last step's tokens back (explorer.analysis.pairs.pair_rewind, 10-40 ms there, where recounting from
-the bytes takes 70 ms or more) and counts once; a class stepping together shares entries.
+the last step's tokens back (explorer.analysis.pairs.pair_rewind, 10-40 ms there, where recounting
+from the bytes takes 70 ms or more) and counts once; a class stepping together shares entries.
 
 Memory (tracemalloc, tinyshakespeare, 15,258 distinct chunks): a step's chunk states
 take 1.7-2.5 MB plus its pair counts (a dict of ~30,000 pairs, ~2.5 MB), a step forward
@@ -37,8 +37,8 @@ from explorer.analysis.pairs.pair_table import (
 )
 from explorer.encoding.pretokenize import as_unicode
 from explorer.training.corpus import count_chunks, parse_word_counts, word_chunk_counts
-from ui.session.holdout_split import training_part
 from ui.server.lru import SharedLru
+from ui.session.holdout_split import training_part
 from ui.session.run_spec import RunKind, RunSpec
 
 # subtle: shared by every session, so a room of thirty on runs of their own needs room

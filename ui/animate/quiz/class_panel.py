@@ -231,7 +231,7 @@ def revealed(question: QuestionView, mine: int | None) -> None:
     right = counts[question.winner] if question.winner is not None and counts else 0
     st.markdown(f"**{right:,} of {plural(sum(counts), 'answer')}** picked the merge.")
     # subtle: converted once for the class, not per session: after a reveal every
-    # student's page draws it again at each step the class follows (bench/class_load.py)
+    # student's page draws it again at each step the class follows (bench/classroom/class_load.py)
     show_chart(
         ("class answers", question.labels, counts, question.winner),
         lambda: answers_chart(question.labels, counts, question.winner),

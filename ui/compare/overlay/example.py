@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.server.child_jobs import JobCancelled
 from ui.compare.overlay.texts import HELD_OUT
+from ui.server.child_jobs import JobCancelled
 from ui.session import state as keys
 from ui.session.run_spec import RunSpec
 from ui.session.runs import add_run, train_spec

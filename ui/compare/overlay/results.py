@@ -18,10 +18,10 @@ from streamlit.delta_generator import DeltaGenerator
 
 from explorer.analysis.compression.block_counts import counts_in_blocks
 from explorer.analysis.compression.metrics import MetricCounts, SizeMetrics, metrics_at
-from ui.server.child_jobs import JobCancelled
 from explorer.encoding.regex_budget import BudgetSpent
 from explorer.encoding.tokenizer import Tokenizer
 from ui.compare.overlay.texts import EvalText
+from ui.server.child_jobs import JobCancelled
 from ui.server.heavy_work import WAITING, in_a_child, is_preset
 from ui.server.lru import SharedLru
 from ui.session.runs import Run

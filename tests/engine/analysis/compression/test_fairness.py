@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.analysis.compression.fairness import GINI, PREMIUM, fairness_curve, gini, tokens_per_byte_gini
+from explorer.analysis.compression.fairness import (
+    GINI,
+    PREMIUM,
+    fairness_curve,
+    gini,
+    tokens_per_byte_gini,
+)
 from explorer.analysis.compression.language_cost import language_curves
 from explorer.analysis.compression.stats import StatsError, byte_length
 from explorer.encoding.tokenizer import Tokenizer

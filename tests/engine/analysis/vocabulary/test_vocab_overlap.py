@@ -7,7 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from explorer import load_bundled
-from explorer.analysis.vocabulary.vocab_overlap import merged_tokens, vocabulary_bytes, vocabulary_overlap
+from explorer.analysis.vocabulary.vocab_overlap import (
+    merged_tokens,
+    vocabulary_bytes,
+    vocabulary_overlap,
+)
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.training.train import train
 from ui.session.samples import sample_text

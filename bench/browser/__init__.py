@@ -1,0 +1,2 @@
+"""The app in headless Chromium: Train to coloured tokens, an Animate step, what the browser
+does."""

@@ -1,0 +1,1 @@
+"""A class measured: a teacher and N students over the websocket protocol."""

@@ -1,0 +1,130 @@
+"""What a class's idle followers cost: N students polling the class's version.
+
+A student's page runs an element-less fragment every FOLLOW_SECONDS
+(ui/classroom/session.py) that reads the class's version and returns at once when it
+has not moved. This starts a real server on 127.0.0.1, one teacher who starts a class
+and N students who join it (harness/ws_client.py's websocket sessions), then, while the
+teacher does nothing, has each student send that fragment's rerun as a browser does (the
+server's `auto_rerun` message names the fragment and its interval; --interval another),
+INTERVAL seconds after the last came back, and reports the server's CPU per poll and in
+all. The 60-student lesson itself is bench/classroom/class_load.py.
+
+    python -m bench.classroom.class_poll --students 60 --seconds 15   # at the app's own interval
+    python -m bench.classroom.class_poll --students 60 --interval 0.5  # or another
+
+Last line: `60 idle followers every I s: P polls in T s, server CPU C % of one core, M ms a poll`
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import tempfile
+import time
+from pathlib import Path
+
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from harness import app_server
+from harness.ws_client import StreamlitClient, connected
+
+HERE = Path(__file__).resolve().parents[2]
+
+JOIN_SECONDS = 60  # every student joined (and drew the page once) within this
+
+
+class FragmentSpy:
+    """The socket, passing everything through, noting the fragment the server reruns on a
+    timer (`auto_rerun`): the follow fragment, for a student."""
+
+    def __init__(self, socket: object) -> None:
+        self.socket = socket
+        self.fragment: str | None = None
+        self.interval = 0.0  # its run_every, in seconds: the browser's timer
+
+    async def recv(self) -> bytes:
+        raw = await self.socket.recv()
+        message = ForwardMsg()
+        message.ParseFromString(raw)
+        if message.WhichOneof("type") == "auto_rerun":
+            self.fragment = message.auto_rerun.fragment_id
+            self.interval = message.auto_rerun.interval
+        return raw
+
+    async def send(self, data: bytes) -> None:
+        await self.socket.send(data)
+
+
+async def poll(client: StreamlitClient, fragment: str) -> None:
+    """One timer tick of the follow fragment, as the browser sends it."""
+    message = client.request(None)
+    message.rerun_script.fragment_id = fragment
+    await client.socket.send(message.SerializeToString())
+    await client.read_run(time.monotonic(), None)
+
+
+async def student(port: int, code: str, joined: asyncio.Event, start: list, polls: list) -> None:
+    async with connected(port) as client:
+        spy = FragmentSpy(client.socket)
+        client.socket = spy  # type: ignore[assignment]
+        await client.rerun(page="animate", query=f"class={code}")
+        for _ in range(100):  # the auto_rerun message comes with the run
+            if spy.fragment is not None:
+                break
+            await asyncio.sleep(0.05)
+        if spy.fragment is None:
+            raise RuntimeError("the student's page has no follow fragment")
+        polls.append(0)
+        start[2] = start[2] or spy.interval  # the app's own timer, unless one was given
+        await joined.wait()
+        while time.monotonic() < start[1]:
+            await asyncio.sleep(start[2])
+            await poll(client, spy.fragment)
+            polls.append(1)
+
+
+async def measure(server: app_server.Server, students: int, interval: float, seconds: float) -> str:
+    async with connected(server.port) as teacher:
+        await teacher.rerun(page="animate")
+        run = await teacher.rerun(trigger="class_start")
+        found = (re.search(r"Teaching class (\w{5})", text) for text in run.texts)
+        code = next(match.group(1) for match in found if match)
+        joined, start, polls = asyncio.Event(), [0.0, 0.0, interval], []
+        tasks = [
+            asyncio.create_task(student(server.port, code, joined, start, polls))
+            for _ in range(students)
+        ]
+        deadline = time.monotonic() + JOIN_SECONDS
+        while len(polls) < students and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        start[0], start[1] = time.monotonic(), time.monotonic() + seconds
+        cpu = server.cpu_seconds()
+        joined.set()
+        await asyncio.gather(*tasks)
+        wall = time.monotonic() - start[0]
+        used = server.cpu_seconds() - cpu
+        count = sum(polls)
+    return (
+        f"{students} idle followers every {start[2]} s: {count:,} polls in {wall:.1f} s, "
+        f"server CPU {100 * used / wall:.1f} % of one core, "
+        f"{1000 * used / max(1, count):.2f} ms a poll"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=60)
+    parser.add_argument(
+        "--interval", type=float, default=0.0, help="seconds between polls (0: the app's own)"
+    )
+    parser.add_argument("--seconds", type=float, default=15, help="how long to measure")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {"BPE_EXPLORER_RUNS_DIR": str(Path(folder) / "runs")}
+        with app_server.running_server(Path(folder) / "server.log", env) as server:
+            print(asyncio.run(measure(server, args.students, args.interval, args.seconds)))
+
+
+if __name__ == "__main__":
+    main()

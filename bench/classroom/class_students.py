@@ -1,0 +1,113 @@
+"""The students of bench/classroom/class_load.py: each a websocket session (harness/ws_client.py)
+that joins by the class's link, drives the follow fragment's timer as a browser does, and
+answers each question once; what it saw, and when, is kept in its `Student` record.
+
+A browser's timer: the fragment's rerun at the interval the server's `auto_rerun` message
+gives (ui/classroom/session.py's FOLLOW_SECONDS; bench/classroom/class_poll.py), never sooner than
+the last answer came back, and no burst to catch up after a slow one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.classroom.class_poll import FragmentSpy
+from harness import class_figures as figures
+from harness.ws_client import ScriptRun, StreamlitClient, connected
+
+FOLLOWING = "Following the teacher"  # the student's banner: in the class
+
+
+@dataclass
+class Student:
+    """One student's figures: when they joined, when each step showed, answers sent."""
+
+    index: int
+    join_s: float | None = None
+    seen: dict[int, float] = field(default_factory=dict)  # step -> first shown (monotonic)
+    sent: int = 0  # Send my answer clicks
+    confirmed: int = 0  # of them, answered with "Your answer is in"
+    polls: int = 0
+    interval: float = 0.0  # the follow fragment's timer, as the server set it
+    page_follows: int = 0  # polls that reran the whole page (the class moved)
+    fragment_follows: int = 0  # polls that reran only a fragment of it (the step moved)
+    problem: str = ""
+
+
+@dataclass
+class Lesson:
+    code: str
+    ends: float  # monotonic time when every student stops polling
+    idle_cores: float = 0.0  # the server's CPU while nobody steps, in cores
+    accepted: dict[int, float] = field(default_factory=dict)  # teacher's step -> when
+
+
+class Follower(StreamlitClient):
+    """A student's session that notes when each step's stage arrives (as a browser shows
+    it then, before the rest of the page)."""
+
+    seen: dict[int, float]
+
+    def read_delta(self, message: Any, run: ScriptRun, until: str | None, t0: float) -> None:
+        drawn = len(run.texts)
+        super().read_delta(message, run, until, t0)
+        step = figures.shown_step(run.texts[-1]) if len(run.texts) > drawn else None
+        if step is not None:
+            self.seen.setdefault(step, time.monotonic())
+
+
+async def poll(client: StreamlitClient, fragment: str) -> ScriptRun:
+    """One tick of the follow fragment's timer, as the browser sends it."""
+    message = client.request(None)
+    message.rerun_script.fragment_id = fragment
+    await client.socket.send(message.SerializeToString())
+    return await asyncio.wait_for(client.read_run(time.monotonic(), None), 120)
+
+
+async def answer(client: StreamlitClient, run: ScriptRun, student: Student) -> None:
+    """Pick an option (a rerun, as a click on the radio is) and send it."""
+    options = list(run.widgets["class_answer"].options)  # as shown: the radio's values
+    pick = random.Random(student.index * 7919 + student.sent).choice(options)
+    await client.rerun(values={"class_answer": ("string_value", pick)})
+    student.sent += 1
+    sent = await client.rerun(trigger="class_send")
+    client.values.pop("class_answer", None)  # the next question starts with no pick
+    student.confirmed += bool(sent.text_with("Your answer is in"))
+
+
+async def attend(port: int, lesson: Lesson, student: Student) -> None:
+    """A student's lesson; what went wrong, if anything, in `student.problem`."""
+    try:
+        await follow(port, lesson, student)
+    except Exception as exc:  # one student's failure is a figure, not the bench's end
+        student.problem = f"{type(exc).__name__}: {exc}"[:300]
+
+
+async def follow(port: int, lesson: Lesson, student: Student) -> None:
+    """Join by the link, then follow until the lesson ends, answering each question."""
+    opened = time.monotonic()
+    async with connected(port, Follower) as client:
+        client.seen = student.seen
+        spy = FragmentSpy(client.socket)
+        client.socket = spy  # type: ignore[assignment]
+        run = await client.rerun(page="animate", query=f"class={lesson.code}", until=FOLLOWING)
+        if run.shown_s is None or spy.fragment is None:
+            student.problem = "never shown as following: " + " | ".join(run.texts[:5])[:300]
+            return
+        student.join_s = time.monotonic() - opened - (run.finished_s - run.shown_s)
+        student.interval = spy.interval
+        tick = time.monotonic()
+        while time.monotonic() < lesson.ends:
+            tick = max(tick + spy.interval, time.monotonic())  # a timer: no burst to catch up
+            await asyncio.sleep(tick - time.monotonic())
+            run = await poll(client, spy.fragment)
+            student.polls += 1
+            if run.texts:  # the class moved: the page, or its step's fragment alone, drawn
+                student.fragment_follows += bool(run.fragment_ids)
+                student.page_follows += not run.fragment_ids
+            if "class_answer" in run.widgets:
+                await answer(client, run, student)

@@ -1,0 +1,1 @@
+"""What the benchmark groups share: BENCHMARKS.md's named blocks and the commit measured."""

@@ -1,0 +1,9 @@
+"""The README's and docs' pictures, taken in headless Chromium: one entry for all of them.
+
+    .venv/bin/python -m scripts.screenshots pages [--out docs/screenshots] [--scheme dark]
+    .venv/bin/python -m scripts.screenshots pairs | classroom | compare_pair | heldout [...]
+
+Each kind is a module here with its own `main()` and options (`... KIND --help`).
+"""
+
+KINDS = ("pages", "pairs", "classroom", "compare_pair", "heldout")
