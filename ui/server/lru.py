@@ -5,7 +5,7 @@ signature on every call: about 0.3 ms, a tenth of an Animate step's server time 
 step made three such calls (py-spy, `bench/load/step_cpu.py --paste --profile`). The step's
 caches are these instead, keyed on plain values the caller builds.
 
-Which cache, the app's rule (the README's Layout section says it too):
+Which cache, the app's rule (docs/layout.md says it too):
 
 - `functools.cache` / `functools.lru_cache(maxsize=N)`: a pure function of a few small
   hashable values (text, numbers, bytes, tuples of them) whose results are small and

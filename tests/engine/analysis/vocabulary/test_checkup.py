@@ -26,7 +26,7 @@ from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.training.train import train
 from tests.engine.official_vocabularies import official_spec
 
-# The figures the README gives (and issue 23 quotes for unreachable): held to tiktoken below.
+# The figures docs/metrics.md gives (and issue 23 quotes for unreachable): held to tiktoken below.
 README_COUNTS = {
     "gpt2": {
         "unreachable": 0,
