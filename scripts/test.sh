@@ -23,7 +23,7 @@ fi
 stamp=.venv/.installed-from
 wanted=$(cat requirements.txt requirements-dev.txt pyproject.toml | sha256sum)
 if ! $quick || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements-dev.txt
     .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
     echo "$wanted" >"$stamp"
 fi
