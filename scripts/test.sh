@@ -55,15 +55,38 @@ fi
 # the import contracts in pyproject.toml: a wrong import fails here, named
 .venv/bin/lint-imports --no-cache
 
+# The type checker (pyproject.toml [tool.mypy]: strict on explorer/, the default rules and
+# untyped bodies on ui/, pages/, harness/ and scripts/) runs beside the tests, on what
+# the test workers leave of the two cores (~30 s of one core, cold); its verdict is read
+# after them, and either failing fails the run.
+.venv/bin/mypy >.venv/mypy.log 2>&1 &
+mypy_pid=$!
+typecheck() {
+    if wait "$mypy_pid"; then
+        tail -n 1 .venv/mypy.log
+    else
+        cat .venv/mypy.log
+        echo "mypy: the type check failed (above)" >&2
+        return 1
+    fi
+}
+
 # Under --dist loadfile, tests/conftest.py hands each browser test out on its own, longest
 # first, and keeps every other file on one worker. Without the browser: two workers, one
 # per core. With it, three: a browser test's worker often waits on Chromium and its
 # server (three finished in 466 s where two took ~500; four were no sooner, 476 s, and
 # the class's browser test timed out at their load).
+status=0
 if $quick; then
-    .venv/bin/python -m pytest -n 2 --dist loadfile --ignore=tests/browser "$@"
+    .venv/bin/python -m pytest -n 2 --dist loadfile --ignore=tests/browser "$@" || status=$?
+    typecheck || status=1
 else
-    .venv/bin/python -m pytest -n 3 --dist loadfile --ignore=tests/browser/test_class_live.py "$@"
+    .venv/bin/python -m pytest -n 3 --dist loadfile --ignore=tests/browser/test_class_live.py \
+        "$@" || status=$?
+    typecheck || status=1
+    if [ "$status" -ne 0 ]; then
+        exit "$status"
+    fi
     if [ $# -eq 0 ]; then
         # A class's live test (a teacher and three students in Chromium, ~45 s) alone, after
         # the rest: beside three busy workers a student's page missed steps (1 CI run of 2
@@ -72,3 +95,4 @@ else
         .venv/bin/python -m pytest -p no:xdist -q tests/browser/test_class_live.py
     fi
 fi
+exit "$status"

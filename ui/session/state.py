@@ -14,8 +14,34 @@ again from the new run's defaults (unless the user typed it), through `follow_ru
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, Protocol, overload
+
+
+class State(Protocol):
+    """What the app reads and writes of a session's state: `st.session_state`, or a plain
+    dict in a test. (Streamlit's SessionStateProxy is a MutableMapping of `str | int`
+    keys, so `MutableMapping[str, Any]` does not describe it; this protocol does both.)
+
+    >>> def seen(state: State) -> bool:
+    ...     return state.setdefault("seen", 0) > 0
+    >>> seen({"seen": 2}), seen({})
+    (True, False)
+    """
+
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __setitem__(self, key: str, value: Any, /) -> None: ...
+    def __delitem__(self, key: str, /) -> None: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    @overload
+    def get(self, key: str, /) -> Any: ...
+    @overload
+    def get(self, key: str, default: Any, /) -> Any: ...
+    def setdefault(self, key: str, default: Any, /) -> Any: ...
+    @overload
+    def pop(self, key: str, /) -> Any: ...
+    @overload
+    def pop(self, key: str, default: Any, /) -> Any: ...
+
 
 # --- the session's runs (ui/session/runs.py) --------------------------------------------------
 RUNS = "runs"  # dict[name, RunSpec], oldest first
@@ -217,7 +243,7 @@ def edited_key(text_key: str) -> str:
     return f"{text_key}_edited"
 
 
-def follow_run(state: MutableMapping[str, Any], owner_key: str, run_name: str) -> bool:
+def follow_run(state: State, owner_key: str, run_name: str) -> bool:
     """Whether state kept under `owner_key` belonged to another run (or to none) until now.
 
     It records `run_name` as the owner, so it answers True once per change of run; the
