@@ -5,7 +5,9 @@ Widget keys are prefixed by page (`train_`, `animate_`, `tokens_`, `vocab_`,
 widgets by these same strings, as a user would find them.
 
 When the sidebar's tokenizer changes, a page's state that came from the old run starts
-again from the new run's defaults (unless the user typed it), through `follow_run`:
+again from the new run's defaults (unless the user typed it), through `follow_run`. A
+text box's run and "typed" flag are named from its key by `owner_key` and `edited_key`
+(`compare_text_run`, `compare_passage_edited`), not listed here a second time:
 
     >>> state = {}
     >>> [follow_run(state, VOCAB_TOKEN_RUN, run) for run in ("A", "A", "B")]
@@ -96,7 +98,6 @@ ANIMATE_BACK = "animate_back"
 ANIMATE_NEXT = "animate_next"
 ANIMATE_PASSAGE = "animate_passage"
 ANIMATE_PASSAGE_EDITED = "animate_passage_edited"  # the user typed their own passage
-ANIMATE_PASSAGE_RUN = "animate_passage_run"  # the run whose corpus the passage came from
 ANIMATE_RESET = "animate_reset"
 ANIMATE_IDS = "animate_ids"
 ANIMATE_CONTROLS = "animate_controls"  # the row of step controls (a container)
@@ -196,13 +197,8 @@ VOCAB_CHECKUP_CSV = "vocab_checkup_csv"  # a prefix: one download button per che
 # --- Compare (its text: text_with_menu, prefix "compare") ------------------------------
 COMPARE = "compare"  # prefix of compare_text and compare_load
 COMPARE_SECTION = "compare_section"  # the open tab (ui/compare/sections.py), bound to the URL
-COMPARE_TEXT = "compare_text"
-COMPARE_TEXT_RUN = "compare_text_run"
-COMPARE_TEXT_EDITED = "compare_text_edited"
 COMPARE_COLOR_BY = "compare_color_by"
 COMPARE_PASSAGE = "compare_passage"
-COMPARE_PASSAGE_RUN = "compare_passage_run"
-COMPARE_PASSAGE_EDITED = "compare_passage_edited"
 COMPARE_SIZES = "compare_sizes"
 COMPARE_LEFT = "compare_left"
 COMPARE_RIGHT = "compare_right"
