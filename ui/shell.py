@@ -32,8 +32,9 @@ from ui.classroom import session as classroom
 from ui.classroom.panel import class_sidebar, class_top
 from ui.server.gc_tuning import freeze_after_first_run
 from ui.server.run_events import keep_finished_runs
-from ui.session import links
+from ui.session import link_notices, links
 from ui.session import state as keys
+from ui.session.markdown import markdown_text
 from ui.session.opening import init_session, retrain_from_link
 from ui.session.run_cache import preload_bundled
 from ui.session.runs import (
@@ -45,7 +46,7 @@ from ui.session.runs import (
     view_vocab_size,
 )
 from ui.session.warm_up import warm_up_once
-from ui.views.formatting import markdown_text, plural, sentence
+from ui.views.formatting import plural, sentence
 from ui.views.present import inject_style, presenter_toggle
 from ui.views.section import guarded
 
@@ -58,7 +59,7 @@ _this_run = threading.local()  # .inside_app: the entry file is running the curr
 PAGE_REGEX_SECONDS = 10.0
 
 
-def navigation() -> st.navigation:
+def navigation() -> st.Page:
     """Register the app's pages (titles, icons, URLs) and return the one the URL asks for."""
     return st.navigation(
         [
@@ -167,39 +168,39 @@ def link_notice() -> None:
     ui/session/opening.py)."""
     link_pattern_notice()
     link_notes()
-    notice = st.session_state.get(keys.LINK_NOTICE)
-    if not notice:
+    notice = link_notices.run_not_found(st.session_state)
+    if notice is None:
         return
-    if current_spec().name != notice["shown_instead"]:
-        del st.session_state[keys.LINK_NOTICE]  # the user has moved on
+    if current_spec().name != notice.shown_instead:
+        link_notices.drop_run_not_found(st.session_state)  # the user has moved on
         return
-    why = f" ({notice['problem'].rstrip('.')})" if notice["problem"] else ""
+    why = f" ({notice.problem.rstrip('.')})" if notice.problem else ""
     st.warning(
-        f"This link's tokenizer (run {markdown_text(notice['key'][:40])}) is no longer on "
+        f"This link's tokenizer (run {markdown_text(notice.key[:40])}) is no longer on "
         f"this server{markdown_text(why)}. A tokenizer trained on your own text is kept "
         "by the server that trained it until its runs folder is full and the oldest go. "
-        f"Shown instead: **{markdown_text(notice['shown_instead'])}**.",
+        f"Shown instead: **{markdown_text(notice.shown_instead)}**.",
         icon=":material/link_off:",
     )
-    if notice["retrain"]:
+    if notice.retrain:
         st.button(
             "Train it again from the settings in the link",
             key=keys.LINK_RETRAIN,
             on_click=retrain_from_link,
-            args=(notice["retrain"],),
+            args=(notice.retrain,),
             icon=":material/model_training:",
         )
 
 
 def link_pattern_notice() -> None:
     """Say why a link's pattern is not used, once: the sample opens on its own instead."""
-    notice = st.session_state.pop(keys.LINK_PATTERN_NOTICE, None)
-    if not notice:
+    notice = link_notices.pop_pattern_not_used(st.session_state)
+    if notice is None:
         return
     st.warning(
-        f"This link's pre-tokenizer pattern {markdown_text(notice['pattern'][:100])} was not "
-        f"used: {markdown_text(notice['problem'][:400])} Shown instead: the sample with its "
-        f"own pattern, {markdown_text(notice['instead'][:100])}.",
+        f"This link's pre-tokenizer pattern {markdown_text(notice.pattern[:100])} was not "
+        f"used: {markdown_text(notice.problem[:400])} Shown instead: the sample with its "
+        f"own pattern, {markdown_text(notice.instead[:100])}.",
         icon=":material/link_off:",
     )
 
@@ -207,13 +208,13 @@ def link_pattern_notice() -> None:
 def link_notes() -> None:
     """What the link asked for that was left out or lowered (ui/session/opening.py), while
     the run it opened is on screen."""
-    notes = st.session_state.get(keys.LINK_NOTES)
-    if not notes or not notes["notes"] or not run_specs():
+    notes = link_notices.link_notes(st.session_state)
+    if not notes.notes or not run_specs():
         return
-    if current_spec().name != notes["run"]:
-        del st.session_state[keys.LINK_NOTES]  # the user has moved on
+    if current_spec().name != notes.run:
+        link_notices.drop_link_notes(st.session_state)  # the user has moved on
         return
-    for note in notes["notes"]:
+    for note in notes.notes:
         st.info(markdown_text(note), icon=":material/info:")
 
 

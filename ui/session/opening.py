@@ -5,10 +5,9 @@
 retrains a bundled sample; a key the server no longer has opens the default sample with
 a notice.
 
-Every number in a link goes through explorer.base.numbers (a superscript, a number of
-thousands of digits, `-1` or `1e3` is left out, with a note saying so), and what a link
-may train is bounded (ui/session/link_budget.py): a larger vocab size is lowered, with a
-note. The notes show on the page while the linked run is the one on screen.
+What the link's values say is read in ui/session/link_reading.py, without side effects;
+here the session gets the run, and the notes (ui/session/link_notices.py) on values left
+out or lowered, shown on the page while the linked run is the one on screen.
 """
 
 from __future__ import annotations
@@ -20,22 +19,26 @@ from dataclasses import replace
 
 import streamlit as st
 
-from explorer.base.numbers import whole_number_or_none
-from explorer.encoding.pretokenize import (
-    PatternError,
-    compile_pattern,
-    preset_name,
-    resolve_pattern,
-)
-from explorer.training.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, split_holdout
-from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
+from explorer.encoding.pretokenize import PatternError, preset_name, resolve_pattern
 from ui.server.lru import SharedLru
-from ui.session import link_budget, run_store
+from ui.session import run_store
 from ui.session import state as keys
+from ui.session.link_notices import (
+    LinkNotes,
+    RunNotFound,
+    add_link_note,
+    drop_run_not_found,
+    keep_link_notes,
+    set_link_notes,
+    set_pattern_not_used,
+    set_run_not_found,
+)
+from ui.session.link_reading import LinkedSample, link_number, pattern_not_used, read_sample_link
 from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, first_words, run_name, text_key
 from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec, train_spec
-from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, Sample, sample_text
+from ui.session.samples import SAMPLES, Sample, sample_text
+from ui.session.state import State
 from ui.session.train_inputs import sample_corpus, training_spec, word_count_corpus
 
 PASTED_SOURCE = "Pasted text"  # ui/session/train_inputs.pasted_corpus's source
@@ -53,7 +56,6 @@ NEUTRAL_SHORT = {  # the start of its name, for a run without a corpus
 }
 SAMPLE_PARAMS = ("sample", "vocab", "pattern", "tie_rule", "holdout")  # retrains a sample run
 MAX_TOKEN_ID = 10**9  # a token= beyond any vocabulary (the page drops one it lacks)
-SHOWN_VALUE_CHARS = 24  # a link's unreadable value is quoted this far in a note
 LINK_FAILED = (
     "This link could not be opened (something unexpected went wrong on the server; the "
     "details are in its log), so the default sample is shown instead."
@@ -71,8 +73,7 @@ def init_session() -> None:
             open_linked_run()
         except Exception:  # a link no test thought of: the default sample, and a note
             log.exception("the link %s could not be opened", dict(st.query_params))
-            st.session_state[keys.LINK_NOTES] = {"run": None, "notes": [LINK_FAILED]}
-            _keep_notes(add_run(*default_spec({}), keep_on_disk=False))
+            _open_sample(st.session_state, {}, notes=(LINK_FAILED,))
     # subtle: a widget's key can only be set before the widget is drawn in a run, so a
     # page that adds a run asks for it here, at the top of the next run
     if keys.PENDING_RUN in st.session_state:
@@ -83,34 +84,31 @@ def open_linked_run() -> None:
     """A new session's first run: the one `?run=KEY` names, from the server's disk.
 
     A key the server no longer has (or whose file is damaged) opens the default sample
-    with a notice (keys.LINK_NOTICE) saying so; when the link also names a sample's
-    settings, the notice offers to train that again. Without `run=`, the sample the URL
-    names (or the default) opens, as before.
+    with a notice (a RunNotFound) saying so; when the link also names a sample's settings,
+    the notice offers to train that again. Without `run=`, the sample the URL names (or
+    the default) opens, as before.
     """
-    st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}
-    key = st.query_params.get("run")
+    state, params = st.session_state, st.query_params
+    set_link_notes(state, LinkNotes())
+    key = params.get("run")
     if key is None:
-        _keep_notes(add_run(*default_spec(), keep_on_disk=False))  # its link retrains it
+        _open_sample(state, params)  # its link retrains it
         return
     found, problem = _linked_run(key)
     if found is not None:
-        spec = add_run(*found)
-        _seed_link_state(spec)
+        _seed_link_state(add_run(*found))
         return
-    settings = {n: st.query_params[n] for n in SAMPLE_PARAMS if n in st.query_params}
-    from_url = default_spec(settings) if "sample" in settings else None
-    lowered = st.session_state[keys.LINK_NOTES].get("cut", False)  # over the budget
-    if from_url is not None and (from_url[0].store_key == key or lowered):
-        _seed_link_state(add_run(*from_url, keep_on_disk=False))  # trained again, in budget
-        return
-    st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}  # not the notes of this one
-    fallback = add_run(*default_spec({}), keep_on_disk=False)
-    st.session_state[keys.LINK_NOTICE] = {
-        "key": key,
-        "problem": problem,
-        "shown_instead": fallback.name,
-        "retrain": settings if from_url is not None else None,
-    }
+    settings = {n: params[n] for n in SAMPLE_PARAMS if n in params}
+    from_url = trainable_sample_link(settings) if "sample" in settings else None
+    if from_url is not None:
+        _say_pattern_not_used(state, from_url)
+        if from_url.spec.store_key == key or from_url.cut:  # the same run, or over the budget
+            set_link_notes(state, LinkNotes(None, from_url.notes, from_url.cut))
+            _seed_link_state(add_run(from_url.spec, from_url.texts, keep_on_disk=False))
+            return
+    fallback = _open_sample(state, {})  # none of the link's notes: they are not about it
+    retrain = settings if from_url is not None else None
+    set_run_not_found(state, RunNotFound(key, problem, fallback.name, retrain))
 
 
 def stored_run(key: str) -> tuple[tuple[RunSpec, tuple[str, ...]] | None, str]:
@@ -204,14 +202,17 @@ def _sample_of_texts(spec: RunSpec) -> Sample | None:
 def _seed_link_state(spec: RunSpec) -> None:
     """The pages' own state from the link (view size, token, text), for the linked run."""
     state, params = st.session_state, st.query_params
-    view = _link_number(params, "view", 256, MAX_APP_VOCAB_SIZE)
+    notes: list[str] = []
+    view = link_number(params, "view", 256, MAX_APP_VOCAB_SIZE, notes)
     if view is not None:
         state[keys.LINK_VIEW] = view
-    token = _link_number(params, "token", 0, MAX_TOKEN_ID)
+    token = link_number(params, "token", 0, MAX_TOKEN_ID, notes)
     if token is not None:
         state[keys.VOCAB_TOKEN] = token
         state[keys.VOCAB_TOKEN_RUN] = spec.name
-    _keep_notes(spec)
+    for note in notes:
+        add_link_note(state, note)
+    keep_link_notes(state, spec.name)
     if "text" in params:  # a text someone chose, kept like a typed one
         state[keys.TOKENS_TEXT] = params["text"][: keys.MAX_LINK_TEXT]
         state[keys.TOKENS_TEXT_RUN] = spec.name
@@ -220,9 +221,44 @@ def _seed_link_state(spec: RunSpec) -> None:
 
 def retrain_from_link(settings: dict[str, str]) -> None:
     """The notice's button: train the sample the link named, with the link's settings."""
-    st.session_state.pop(keys.LINK_NOTICE, None)
-    st.session_state[keys.LINK_NOTES] = {"run": None, "notes": []}
-    _keep_notes(add_run(*default_spec(settings), keep_on_disk=False))
+    drop_run_not_found(st.session_state)
+    _open_sample(st.session_state, settings)
+
+
+def _open_sample(state: State, params: Mapping[str, str], notes: tuple[str, ...] = ()) -> RunSpec:
+    """Open the sample run the settings name (trained, or from the cache), with the link's
+    notes about them after `notes`, kept for that run."""
+    linked = trainable_sample_link(params)
+    _say_pattern_not_used(state, linked)
+    set_link_notes(state, LinkNotes(None, (*notes, *linked.notes), linked.cut))
+    spec = add_run(linked.spec, linked.texts, keep_on_disk=False)
+    keep_link_notes(state, spec.name)
+    return spec
+
+
+def _say_pattern_not_used(state: State, linked: LinkedSample) -> None:
+    if linked.pattern_not_used is not None:
+        set_pattern_not_used(state, linked.pattern_not_used)
+
+
+def trainable_sample_link(params: Mapping[str, str]) -> LinkedSample:
+    """`read_sample_link`, once its custom pattern has trained the run here in time; a
+    pattern too slow for the page's regex budget gives way to the sample's own, with a
+    notice. It trains (into the shared caches, so add_run finds the run trained), and
+    writes nothing to the session."""
+    linked = read_sample_link(params)
+    problem = _slow_pattern_problem(linked.spec, linked.texts)
+    if not problem:
+        return linked
+    # the notes and budget are the sample pattern's, not the custom one's
+    own = read_sample_link(params, pattern=linked.sample.pattern)
+    # subtle: a link over the budget with its own pattern is over it still, whatever
+    # pattern trains in the end: it trains what a link may, not another sample
+    return replace(
+        own,
+        cut=linked.cut or own.cut,
+        pattern_not_used=pattern_not_used(linked.spec.pattern, problem, linked.sample),
+    )
 
 
 # (text key, pattern) -> why it failed: a later visitor of the same link waits for nothing
@@ -237,7 +273,8 @@ def _slow_pattern_problem(spec: RunSpec, texts: tuple[str, ...]) -> str:
     if preset_name(resolve_pattern(spec.pattern)) is not None:
         return ""
     known = (spec.text_key, spec.pattern)
-    if (problem := _SLOW_LINK_PATTERNS.get(known)) is not None:
+    problem: str | None = _SLOW_LINK_PATTERNS.get(known)
+    if problem is not None:
         return problem
     try:
         stored_results_cached(spec.store_key)  # trained before, so its pattern is fine
@@ -251,126 +288,3 @@ def _slow_pattern_problem(spec: RunSpec, texts: tuple[str, ...]) -> str:
         _SLOW_LINK_PATTERNS.put(known, str(exc))
         return str(exc)
     return ""
-
-
-def _pattern_instead(pattern: str, problem: str, instead: str) -> str:
-    """The sample's own pattern, noting (keys.LINK_PATTERN_NOTICE) why the link's is not used."""
-    st.session_state[keys.LINK_PATTERN_NOTICE] = {
-        "pattern": pattern,
-        "problem": problem,
-        "instead": preset_name(instead) or instead,
-    }
-    return instead
-
-
-def default_spec(params: Mapping[str, str] | None = None) -> tuple[RunSpec, tuple[str, ...]]:
-    """The sample the app opens on (?sample=…&vocab=…&pattern=… may choose another).
-
-    `params` are those settings (the URL's when None; {} for the default sample).
-    """
-    params = st.query_params if params is None else params
-    sample = SAMPLES.get(params.get("sample", DEFAULT_SAMPLE), SAMPLES[DEFAULT_SAMPLE])
-    if params.get("sample", DEFAULT_SAMPLE) not in SAMPLES:
-        asked = _shown_value(str(params.get("sample")))
-        _add_note(
-            f"The link's sample={asked} is not one of the app's samples: {sample.title} "
-            "opened instead."
-        )
-    vocab_size = _link_number(params, "vocab", 256, MAX_APP_VOCAB_SIZE) or sample.vocab_size
-    pattern = params.get("pattern", sample.pattern)
-    try:
-        compile_pattern(resolve_pattern(pattern))
-    except PatternError as refused:  # a link's broken or huge pattern: the sample's own
-        pattern = _pattern_instead(pattern, str(refused), sample.pattern)
-    tie_rule = params.get("tie_rule", DEFAULT_TIE_RULE.value)
-    tie_rule = tie_rule if tie_rule in TIE_RULE_NAMES else DEFAULT_TIE_RULE.value
-    corpus = sample_corpus(sample, sample_text(sample.key))
-    held_out = 0 if sample.word_counts else _holdout_param(params, corpus.texts)
-    notes_before = list(_notes())
-    allowed = _within_budget(vocab_size, sample.title, corpus.texts, pattern)
-    spec = training_spec(
-        corpus, allowed, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
-    )
-    problem = _slow_pattern_problem(spec, corpus.texts)  # too slow here: the sample's own
-    if problem:
-        pattern = _pattern_instead(pattern, problem, sample.pattern)
-        _notes()[:] = notes_before  # the budget is the sample pattern's, not the custom one's
-        allowed = _within_budget(vocab_size, sample.title, corpus.texts, pattern)
-        spec = training_spec(
-            corpus, allowed, pattern, (), 1, TieRule(tie_rule), holdout_percent=held_out
-        )
-    return spec, corpus.texts
-
-
-def _holdout_param(params: Mapping[str, str], texts: tuple[str, ...]) -> int:
-    """The link's held-out share (`holdout=10`), when the sample can hold it out; else 0."""
-    percent = _link_number(params, "holdout", 0, MAX_PERCENT) or 0
-    if percent < MIN_PERCENT:
-        return 0
-    try:
-        split_holdout(texts, percent)
-    except HoldoutError:
-        return 0
-    return percent
-
-
-def _within_budget(vocab_size: int, title: str, texts: tuple[str, ...], pattern: str) -> int:
-    """The vocab size a link may train on these texts (ui/session/link_budget.py); a lowered
-    one leaves a note saying what the link asked for."""
-    corpus_bytes = sum(len(text.encode("utf-8", "surrogatepass")) for text in texts)
-    allowed = link_budget.link_vocab_size(vocab_size, corpus_bytes, pattern)
-    if allowed < vocab_size:
-        shown = preset_name(resolve_pattern(pattern)) or "a custom regex"
-        cut = link_budget.LinkCut(vocab_size, allowed, title.split(" (")[0], shown)
-        _add_note(cut.notice())
-        st.session_state[keys.LINK_NOTES]["cut"] = True
-    return allowed
-
-
-def _link_number(params: Mapping[str, str], name: str, low: int, high: int) -> int | None:
-    """A whole number the link gives for `name`, or None: missing, or unreadable or out of
-    low..high (then a note says it was left out)."""
-    number, note = read_link_number(params.get(name), name, low, high)
-    if note:
-        _add_note(note)
-    return number
-
-
-def read_link_number(value: str | None, name: str, low: int, high: int) -> tuple[int | None, str]:
-    """A link's value for `name` as a number in low..high, or None and a note saying why
-    it was left out ("" when the link does not give one).
-
-    >>> read_link_number("280", "view", 256, 50_000)
-    (280, '')
-    >>> read_link_number("²", "view", 256, 50_000)[1][:48]
-    "The link's view=² was left out: it must be a who"
-    """
-    if value is None:
-        return None, ""
-    number = whole_number_or_none(value, low, high)
-    if number is not None:
-        return number, ""
-    return None, (
-        f"The link's {name}={_shown_value(str(value))} was left out: it must be a whole "
-        f"number from {low:,} to {high:,}, written in digits 0-9."
-    )
-
-
-def _shown_value(text: str) -> str:
-    """A link's value as a note quotes it: its start only."""
-    return text if len(text) <= SHOWN_VALUE_CHARS else f"{text[:SHOWN_VALUE_CHARS]}…"
-
-
-def _notes() -> list[str]:
-    notes = st.session_state.setdefault(keys.LINK_NOTES, {"run": None, "notes": []})
-    return notes["notes"]
-
-
-def _add_note(note: str) -> None:
-    if note not in _notes():
-        _notes().append(note)
-
-
-def _keep_notes(spec: RunSpec) -> None:
-    """The link's notes belong to the run it opened: shown while that run is on screen."""
-    st.session_state.setdefault(keys.LINK_NOTES, {"run": None, "notes": []})["run"] = spec.name

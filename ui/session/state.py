@@ -49,11 +49,12 @@ class State(Protocol):
 RUNS = "runs"  # dict[name, RunSpec], oldest first
 TEXTS = "texts"  # dict[text key, tuple of documents]
 PENDING_RUN = "pending_run"  # a run to make current at the start of the next rerun
-LINK_NOTICE = "link_notice"  # why a link's run could not be opened (ui/opening.open_linked_run)
-LINK_PATTERN_NOTICE = "link_pattern_notice"  # why a link's pattern was not used (opening)
+# what opening a link has to say: typed values, read and written by ui/session/link_notices.py
+LINK_NOTES = "link_notes"  # a LinkNotes: the link's values left out or lowered, for its run
+LINK_NOTICE = "link_notice"  # a RunNotFound: the link's run is not on this server
+LINK_PATTERN_NOTICE = "link_pattern_notice"  # a PatternNotUsed: the link's pattern, refused
 LINK_VIEW = "link_view"  # the view size a link asked for, until the sidebar uses it
 LINK_RETRAIN = "link_retrain"  # the notice's button
-LINK_NOTES = "link_notes"  # {"run": name, "notes": [...]}: a link's values left out or lowered
 MAX_LINK_TEXT = 300  # a page's text goes into its link up to this many characters
 
 # --- the sidebar (ui/shell.py) --------------------------------------------------------
