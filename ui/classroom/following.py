@@ -21,6 +21,8 @@ from ui.classroom.session import (
     notice,
     open_class_run,
     seat,
+    set_seat,
+    stop_teaching,
     teacher,
 )
 from ui.classroom.store import ClassError
@@ -52,7 +54,7 @@ def join_typed() -> None:
     if not codes.is_code(code):
         notice(f"Type the {codes.CODE_LENGTH}-letter code the teacher shows.")
         return
-    st.session_state[keys.CLASS_TEACHER] = None
+    stop_teaching(st.session_state)
     join(code, str(st.session_state.get(keys.CLASS_NICKNAME) or ""), None)
 
 
@@ -69,7 +71,7 @@ def join(code: str, nickname: str, token: str | None) -> None:
     if view is None or not open_class_run(view):
         return
     state = st.session_state
-    state[keys.CLASS_SEAT] = taken
+    set_seat(state, taken)
     state[keys.CLASS_AWAY] = False
     state.pop(keys.CLASS_SEEN, None)
     st.query_params[CLASS_PARAM] = code
@@ -87,7 +89,7 @@ def rename() -> None:
     typed = str(st.session_state.get(keys.CLASS_RENAME) or "")
     name = class_store().rename(held.code, held.seat, typed) if held else None
     if held is not None and name is not None:
-        st.session_state[keys.CLASS_SEAT] = replace(held, name=name)
+        set_seat(st.session_state, replace(held, name=name))
 
 
 def step_away() -> None:

@@ -28,15 +28,26 @@ Tokens' encode controls (`tokens_encode_next`, ...). A question: `class_ask`, th
 count "Answered: k of n students", toggle `class_chart` (the distribution), button
 `class_reveal`; toggle `class_scores` (everyone sees the scores); `class_end`; after a
 restart, `class_take_back` (the teacher key `CODE-secret`) and `class_take_back_go`.
-The secret lives in this session's state (keys.CLASS_TEACHER), never in a URL; every
-change of the class goes through the store with it (ui/classroom/teaching.py).
+The secret lives in this session's state (a `Teaching`), never in a URL; every change
+of the class goes through the store with it (ui/classroom/teaching.py).
 Widgets: ui/classroom/panel.py and ui/animate/quiz/class_panel.py.
+
+A session's part is typed, read and written through the accessors here: `teaching`
+(the class it teaches) and `taken_seat` (its seat as a student).
+
+    >>> state = {}
+    >>> teaching(state), taken_seat(state)  # neither, at first
+    (None, None)
+    >>> set_teaching(state, Teaching("K7MQ3", "s3cret", "run key")); teaching(state).code
+    'K7MQ3'
+    >>> stop_teaching(state); teaching(state) is None
+    True
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -49,6 +60,7 @@ from ui.session import state as keys
 from ui.session.opening import stored_run
 from ui.session.run_spec import RunSpec
 from ui.session.runs import add_run
+from ui.session.state import State
 
 # a student's page checks the class this often. Each check is ~2 ms of Streamlit's own work
 # on the server, sixty students at 0.5 s a quarter of a core doing nothing; at 0.75 s a
@@ -78,20 +90,56 @@ def class_runs() -> SharedLru:
     return SharedLru(64)
 
 
+@dataclass(frozen=True)
+class Teaching:
+    """This session teaches a class: its code, the secret every change of it needs, the
+    key of the run it teaches, and the place the teacher last published (None: none yet)."""
+
+    code: str
+    secret: str
+    run_key: str
+    place: Place | None = None
+
+
+def teaching(state: State) -> Teaching | None:
+    """The class this session teaches, as its state holds it (`teacher()` also asks the
+    store whether the class is still live)."""
+    held = state.get(keys.CLASS_TEACHER)
+    return held if isinstance(held, Teaching) else None
+
+
+def set_teaching(state: State, held: Teaching) -> None:
+    state[keys.CLASS_TEACHER] = held
+
+
+def stop_teaching(state: State) -> None:
+    state.pop(keys.CLASS_TEACHER, None)
+
+
+def taken_seat(state: State) -> Seat | None:
+    """The seat this session holds as a student of a class."""
+    held = state.get(keys.CLASS_SEAT)
+    return held if isinstance(held, Seat) else None
+
+
+def set_seat(state: State, taken: Seat) -> None:
+    state[keys.CLASS_SEAT] = taken
+
+
 def teacher() -> tuple[str, str] | None:
     """(code, secret) when this session teaches a live class."""
-    held = st.session_state.get(keys.CLASS_TEACHER)
-    if not isinstance(held, dict):
+    held = teaching(st.session_state)
+    if held is None:
         return None
-    if not class_store().is_teacher(held["code"], held["secret"]):
-        st.session_state.pop(keys.CLASS_TEACHER, None)  # ended, or expired
+    if not class_store().is_teacher(held.code, held.secret):
+        stop_teaching(st.session_state)  # ended, or expired
         return None
-    return held["code"], held["secret"]
+    return held.code, held.secret
 
 
 def seat() -> Seat | None:
-    held = st.session_state.get(keys.CLASS_SEAT)
-    return held if isinstance(held, Seat) else None
+    """This session's seat in a class, if it has one."""
+    return taken_seat(st.session_state)
 
 
 def notice(text: str) -> None:
@@ -137,7 +185,7 @@ def drop_class_params() -> None:
             del st.query_params[name]
 
 
-def mark_seen(state: Any, view: ClassView) -> None:
+def mark_seen(state: State, view: ClassView) -> None:
     """The class as this student's page has now followed it: its version, the view a
     lighter follow compares with (step_follow), and, for a student who stepped away,
     where the teacher is (for the banner and Step away's return).
@@ -153,7 +201,7 @@ def mark_seen(state: Any, view: ClassView) -> None:
         state[keys.CLASS_PLACE] = view.place
 
 
-def follow_place(state: Any, place: Place, run_name: str) -> None:
+def follow_place(state: State, place: Place, run_name: str) -> None:
     """Set a session's Animate and Tokens state to the teacher's place.
 
     >>> state = {}

@@ -1,6 +1,6 @@
 """A teacher's part in a class: start it on the current run, say where they are, take it
 back after a restart, end it. Every call goes through the store with the secret this
-session holds (keys.CLASS_TEACHER); see ui/classroom/session.py for the whole picture."""
+session holds (a `Teaching`); see ui/classroom/session.py for the whole picture."""
 
 from __future__ import annotations
 
@@ -13,13 +13,17 @@ import streamlit as st
 from ui.classroom import codes
 from ui.classroom.model import Place
 from ui.classroom.session import (
+    Teaching,
     class_runs,
     class_store,
     follow_place,
     leave_seat,
     notice,
     open_class_run,
+    set_teaching,
+    stop_teaching,
     teacher,
+    teaching,
 )
 from ui.classroom.store import ClassError
 from ui.session import state as keys
@@ -38,11 +42,7 @@ def start_class(run: Run, step: int, passage: str) -> None:
     except ClassError as exc:
         notice(f"The class could not start: {exc}.")
         return
-    st.session_state[keys.CLASS_TEACHER] = {
-        "code": started.code,
-        "secret": started.secret,
-        "run_key": spec.store_key,
-    }
+    set_teaching(st.session_state, Teaching(started.code, started.secret, spec.store_key))
     leave_seat()
 
 
@@ -57,12 +57,7 @@ def take_back() -> None:
         notice("That teacher key does not open a class on this server.")
         return
     state = st.session_state
-    state[keys.CLASS_TEACHER] = {
-        "code": code,
-        "secret": secret,
-        "run_key": view.run_key,
-        "place": view.place,
-    }
+    set_teaching(state, Teaching(code, secret, view.run_key, view.place))
     leave_seat()
     if open_class_run(view):  # where the class was: the teacher goes on from there
         follow_place(state, view.place, state[keys.CLASS_RUN])
@@ -84,22 +79,22 @@ def end_class() -> None:
             class_store().end(*held)
         except ClassError as exc:
             log.info("ending class %s: %s", held[0], exc)
-    st.session_state.pop(keys.CLASS_TEACHER, None)
+    stop_teaching(st.session_state)
 
 
 def publish(**where: Any) -> None:
     """The teacher's page says where they are (Animate's step, Tokens' trace); students
     see it at their next check. Nothing for anyone else, or on another run."""
-    held = st.session_state.get(keys.CLASS_TEACHER)
-    if not isinstance(held, dict) or held.get("run_key") != current_spec().store_key:
+    state = st.session_state
+    held = teaching(state)
+    if held is None or held.run_key != current_spec().store_key:
         return
-    place = held.get("place") or Place()
-    place = replace(place, **where)
-    if place == held.get("place"):
+    place = replace(held.place or Place(), **where)
+    if place == held.place:
         return
     try:
-        class_store().move(held["code"], held["secret"], place)
-        held["place"] = place
+        class_store().move(held.code, held.secret, place)
+        set_teaching(state, replace(held, place=place))
     except ClassError as exc:
-        st.session_state.pop(keys.CLASS_TEACHER, None)
+        stop_teaching(state)
         notice(f"Your class has ended ({exc}).")

@@ -123,7 +123,8 @@ ANIMATE_QUIZ_OUTCOME = "animate_quiz_outcome"  # the last answer revealed (a qui
 ANIMATE_QUIZ_SCORE = "animate_quiz_score"  # this session's score (a quiz.Score)
 
 # --- A class (ui/classroom/): widgets prefixed class_; the URL carries class= and seat= ----
-CLASS_TEACHER = "class_teacher"  # {"code", "secret"}: this session teaches a class (never a URL)
+# typed, through ui/classroom/session.py's accessors (teaching, taken_seat and their setters)
+CLASS_TEACHER = "class_teacher"  # a Teaching: the class this session teaches (never in a URL)
 CLASS_SEAT = "class_seat"  # a ui.classroom.model.Seat: this session is a student of a class
 CLASS_SEEN = "class_seen"  # the class version this session last drew
 CLASS_RUN = "class_run"  # the name of the class's run in this student's session

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from tests.app_support import open_app, texts_of
 from ui.classroom import session as classroom
 from ui.classroom import snapshot, teaching
-from ui.classroom.model import Place
+from ui.classroom.model import Place, Seat
 from ui.session import run_store
 from ui.session import state as keys
 from ui.session.markdown import markdown_text
@@ -33,7 +33,19 @@ def teach() -> tuple[AppTest, str]:
     teacher = open_app("animate")
     teacher.button(key=keys.CLASS_START).click().run()
     assert not teacher.exception, teacher.exception
-    return teacher, teacher.session_state[keys.CLASS_TEACHER]["code"]
+    return teacher, teaching_of(teacher).code
+
+
+def teaching_of(app: AppTest) -> classroom.Teaching:
+    held = classroom.teaching(app.session_state)
+    assert held is not None
+    return held
+
+
+def seat_of(app: AppTest) -> Seat:
+    held = classroom.taken_seat(app.session_state)
+    assert held is not None
+    return held
 
 
 def join_by_code(code: str, nickname: str = "") -> AppTest:
@@ -61,11 +73,11 @@ def test_start_and_join_by_link_and_by_code() -> None:
     assert any(f"**Teaching class {code}**" in text for text in texts_of(teacher.markdown))
     assert "secret" not in str(dict(teacher.query_params))  # the secret is in no URL
     by_link = open_app("animate", {"class": code})
-    seat = by_link.session_state[keys.CLASS_SEAT]
+    seat = seat_of(by_link)
     assert (seat.code, seat.name) == (code, "anonymous 1")
     assert by_link.query_params["seat"] == seat.seat  # a reload keeps the seat
     by_code = join_by_code(code, "Ada")
-    assert by_code.session_state[keys.CLASS_SEAT].name == "Ada"
+    assert seat_of(by_code).name == "Ada"
     assert any("Following the teacher" in text for text in texts_of(by_code.markdown))
     run_of = {app.session_state[keys.SIDEBAR_RUN] for app in (by_link, by_code)}
     assert len(run_of) == 1  # the teacher's run, from the run store
@@ -168,9 +180,9 @@ def test_a_student_cannot_drive_the_class() -> None:
     _teacher, code = teach()
     student = open_app("animate", {"class": code, "animate_step": "5"})
     assert class_step(code) == 0
-    student.session_state[keys.CLASS_TEACHER] = {"code": code, "secret": "guess", "run_key": ""}
+    classroom.set_teaching(student.session_state, classroom.Teaching(code, "guess", ""))
     student.button(key=keys.ANIMATE_NEXT).click().run()
-    assert class_step(code) == 0 and keys.CLASS_TEACHER not in student.session_state
+    assert class_step(code) == 0 and classroom.teaching(student.session_state) is None
     student.query_params["class"] = code
     student.query_params["secret"] = "guess"
     student.run()
@@ -191,9 +203,7 @@ def test_a_nickname_is_shown_literally(nickname: str) -> None:
     assert any(markdown_text(nickname) in text for text in shown)
     assert not any(nickname in text for text in shown)  # never the raw Markdown
     assert nickname not in page_html(student)
-    classroom.class_store().show_scores(
-        code, teacher.session_state[keys.CLASS_TEACHER]["secret"], True
-    )
+    classroom.class_store().show_scores(code, teaching_of(teacher).secret, True)
     teacher.run()
     assert list(teacher.dataframe[0].value["Student"]) == [nickname]  # a cell: literal
     assert html.escape(nickname) not in "".join(str(e.value) for e in teacher.markdown)
@@ -201,21 +211,21 @@ def test_a_nickname_is_shown_literally(nickname: str) -> None:
 
 def test_a_restart_keeps_the_class_and_the_seats() -> None:
     teacher, code = teach()
-    secret = teacher.session_state[keys.CLASS_TEACHER]["secret"]
+    secret = teaching_of(teacher).secret
     student = join_by_code(code, "Ada")
-    token = student.session_state[keys.CLASS_SEAT].seat
+    token = seat_of(student).seat
     classroom.class_store().move(code, secret, Place(step=2))
     run_key = classroom.class_store().view(code).run_key
     assert run_store.has(run_store.config_from_env(), run_key)  # a sample's run, kept for it
     classroom.class_store.clear()  # a new process: the store is read back from the snapshot
     classroom.class_runs.clear()  # and the run from the run store
     again = open_app("animate", {"class": code, "seat": token})
-    assert again.session_state[keys.CLASS_SEAT].name == "Ada"
+    assert seat_of(again).name == "Ada"
     assert again.session_state[keys.ANIMATE_STEP] == 2
     back = open_app("animate")
     back.text_input(key=keys.CLASS_TAKE_BACK).input(teaching.teacher_key(code, secret)).run()
     back.button(key=keys.CLASS_TAKE_BACK_GO).click().run()
-    assert back.session_state[keys.CLASS_TEACHER]["code"] == code
+    assert teaching_of(back).code == code
     back.button(key=keys.ANIMATE_NEXT).click().run()
     assert class_step(code) == 3
 
@@ -224,7 +234,7 @@ def test_a_student_names_themselves_and_sees_where_the_teacher_is() -> None:
     teacher, code = teach()
     student = open_app("animate", {"class": code})
     student.text_input(key=keys.CLASS_RENAME).input("Grace").run()
-    assert student.session_state[keys.CLASS_SEAT].name == "Grace"
+    assert seat_of(student).name == "Grace"
     assert any("as Grace" in text for text in texts_of(student.markdown))
     teacher.switch_page("pages/tokens.py")
     teacher.session_state[keys.TOKENS_ENCODE_OPEN] = True
