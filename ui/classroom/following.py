@@ -27,6 +27,7 @@ from ui.classroom.session import (
 )
 from ui.classroom.store import ClassError
 from ui.session import state as keys
+from ui.session.encode_place import move_kept_step
 
 
 def arrive() -> None:
@@ -105,8 +106,8 @@ def step_away() -> None:
     place = state.get(keys.CLASS_PLACE)
     if isinstance(place, Place):
         state[keys.ANIMATE_STEP] = state[keys.ANIMATE_POSITION] = place.step
-        if place.page == "tokens" and keys.TOKENS_ENCODE_STEP in state:
-            state[keys.TOKENS_ENCODE_STEP] = place.encode_step
+        if place.page == "tokens":
+            move_kept_step(state, place.encode_step)
 
 
 def back_to_class() -> None:

@@ -57,6 +57,7 @@ from ui.classroom.store import ClassStore
 from ui.server.lru import SharedLru
 from ui.session import run_store
 from ui.session import state as keys
+from ui.session.encode_place import EncodePlace, set_encode_place
 from ui.session.opening import stored_run
 from ui.session.run_spec import RunSpec
 from ui.session.runs import add_run
@@ -206,7 +207,7 @@ def follow_place(state: State, place: Place, run_name: str) -> None:
 
     >>> state = {}
     >>> follow_place(state, Place("tokens", 4, "hi", "lower", 2), "run")
-    >>> state["animate_step"], state["animate_passage"], state["tokens_encode_step"]
+    >>> state["animate_step"], state["animate_passage"], state["tokens_encode_place"].step
     (4, 'hi', 2)
     """
     state[keys.ANIMATE_STEP] = state[keys.ANIMATE_POSITION] = place.step
@@ -225,6 +226,5 @@ def follow_place(state: State, place: Place, run_name: str) -> None:
         state[keys.TOKENS_ENCODE_TEXT] = place.encode_text
         state[keys.TOKENS_ENCODE_EDITED] = True
         state[keys.TOKENS_ENCODE_OPEN] = True
-        state[keys.TOKENS_ENCODE_STEP] = place.encode_step
-        state[keys.TOKENS_ENCODE_PLAYING] = False
-        state.pop(keys.TOKENS_ENCODE_OF, None)  # keep the step: not a new trace of the user's
+        # no trace: the next one drawn keeps this step (not a new trace of the user's)
+        set_encode_place(state, EncodePlace(step=place.encode_step))

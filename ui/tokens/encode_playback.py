@@ -1,23 +1,26 @@
-"""Tokens, encode step by step: its state (the text, the step, playback), kept in session
-state as plain values, and the callbacks that move it.
+"""Tokens, encode step by step: its state (the text; the step and playback, one
+ui/session/encode_place.EncodePlace), and the callbacks that move it.
 
 The step is an input kept in session state, not a widget, so a browser a tick behind cannot
 send a stale one back. Pure functions over a state mapping, tested without a browser:
 
-    >>> state = {"tokens_encode_step": 2}
-    >>> toggle_play(state, last=2); state["tokens_encode_step"], wanted_timer(state)
+    >>> state = {}
+    >>> set_encode_place(state, EncodePlace(step=2))
+    >>> toggle_play(state, last=2); encode_place(state).step, wanted_timer(state)
     (0, 1.0)
 """
 
 from __future__ import annotations
 
 from collections.abc import MutableMapping
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from explorer.base.numbers import whole_number_or_none
 from ui.session import state as keys
+from ui.session.encode_place import EncodePlace, encode_place, set_encode_place
 
 SPEEDS = (0.5, 1, 2, 4)  # steps per second: slow enough to read each narration
 DEFAULT_SPEED = 1
@@ -29,13 +32,13 @@ def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, 
 
     >>> state = {}
     >>> seed_from_link(state, {"encode": "hello", "encode_step": "3"})
-    >>> state["tokens_encode_text"], state["tokens_encode_step"], state["tokens_encode_open"]
+    >>> state["tokens_encode_text"], encode_place(state).step, state["tokens_encode_open"]
     ('hello', 3, True)
 
     A step that is not a whole number in digits 0-9 (`²`, `-1`, 5,000 digits) starts at 0.
 
     >>> state = {}
-    >>> seed_from_link(state, {"encode": "hi", "encode_step": "²"}); state["tokens_encode_step"]
+    >>> seed_from_link(state, {"encode": "hi", "encode_step": "²"}); encode_place(state).step
     0
     """
     if keys.TOKENS_ENCODE_TEXT in state or "encode" not in params:
@@ -44,57 +47,58 @@ def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, 
     state[keys.TOKENS_ENCODE_EDITED] = True
     state[keys.TOKENS_ENCODE_OPEN] = True
     step = whole_number_or_none(params.get("encode_step"), 0, MAX_LINK_STEP)
-    state[keys.TOKENS_ENCODE_STEP] = step or 0  # never past the trace's last (follow_trace)
+    # never past the trace's last (follow_trace)
+    set_encode_place(state, replace(encode_place(state), step=step or 0))
 
 
 def follow_trace(state: MutableMapping[str, Any], identity: str, last: int) -> int:
     """The step on screen for this trace: 0 for a new trace (a linked step is kept the
     first time), and never past its last step.
 
-    >>> state = {"tokens_encode_step": 4}
+    >>> state = {}
+    >>> set_encode_place(state, EncodePlace(step=4))
     >>> follow_trace(state, "a", 9), follow_trace(state, "b", 9)
     (4, 0)
     """
-    had_trace = keys.TOKENS_ENCODE_OF in state
-    if state.get(keys.TOKENS_ENCODE_OF) != identity:
-        state[keys.TOKENS_ENCODE_OF] = identity
-        if had_trace:
-            state[keys.TOKENS_ENCODE_STEP] = 0
-            state[keys.TOKENS_ENCODE_PLAYING] = False
-    step = max(0, min(last, int(state.get(keys.TOKENS_ENCODE_STEP, 0))))
-    state[keys.TOKENS_ENCODE_STEP] = step
-    return step
+    place = encode_place(state)
+    if place.trace is None:
+        place = replace(place, trace=identity)
+    elif place.trace != identity:
+        place = EncodePlace(trace=identity)
+    place = replace(place, step=max(0, min(last, place.step)))
+    set_encode_place(state, place)
+    return place.step
 
 
 def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
     """Back or Step: pause and move, staying within 0..last."""
-    state[keys.TOKENS_ENCODE_PLAYING] = False
-    step = int(state.get(keys.TOKENS_ENCODE_STEP, 0)) + delta
-    state[keys.TOKENS_ENCODE_STEP] = max(0, min(last, step))
+    place = encode_place(state)
+    step = max(0, min(last, place.step + delta))
+    set_encode_place(state, replace(place, step=step, playing=False))
 
 
 def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
     """Play from the step on screen (from 0 when at the end), or pause."""
-    if state.get(keys.TOKENS_ENCODE_PLAYING):
-        state[keys.TOKENS_ENCODE_PLAYING] = False
+    place = encode_place(state)
+    if place.playing:
+        set_encode_place(state, replace(place, playing=False))
         return
-    if int(state.get(keys.TOKENS_ENCODE_STEP, 0)) >= last:
-        state[keys.TOKENS_ENCODE_STEP] = 0
-    state[keys.TOKENS_ENCODE_PLAYING] = True
+    step = 0 if place.step >= last else place.step
+    set_encode_place(state, replace(place, step=step, playing=True))
 
 
 def tick(state: MutableMapping[str, Any], last: int) -> None:
     """One tick of playback: the next step; at the last, stop there."""
-    if not state.get(keys.TOKENS_ENCODE_PLAYING):
+    place = encode_place(state)
+    if not place.playing:
         return
-    state[keys.TOKENS_ENCODE_STEP] = min(last, int(state.get(keys.TOKENS_ENCODE_STEP, 0)) + 1)
-    if state[keys.TOKENS_ENCODE_STEP] >= last:
-        state[keys.TOKENS_ENCODE_PLAYING] = False
+    step = min(last, place.step + 1)
+    set_encode_place(state, replace(place, step=step, playing=step < last))
 
 
 def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
     """Seconds between ticks while playing; None when paused."""
-    if not state.get(keys.TOKENS_ENCODE_PLAYING):
+    if not encode_place(state).playing:
         return None
     return 1 / float(state.get(keys.TOKENS_ENCODE_SPEED, DEFAULT_SPEED))
 

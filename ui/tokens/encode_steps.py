@@ -17,6 +17,7 @@ from explorer.encoding.encode_trace import MAX_TRACE_CHARS, EncodeTrace, trace_c
 from ui.classroom import following, step_follow, teaching
 from ui.session import links
 from ui.session import state as keys
+from ui.session.encode_place import encode_place
 from ui.tokens import encode_story as story
 from ui.tokens.encode_playback import (
     DEFAULT_SPEED,
@@ -144,7 +145,7 @@ def stage_view(tokenizer: Tokenizer, trace: EncodeTrace, interval: float | None)
     if wanted_timer(state) != interval:
         st.rerun()  # the whole page: the fragment's new timer
     controls(last)
-    number = int(state.get(keys.TOKENS_ENCODE_STEP, 0))
+    number = encode_place(state).step
     following.stepped("tokens", number)
     teaching.publish(
         page="tokens", encode_text=str(state.get(keys.TOKENS_ENCODE_TEXT) or ""), encode_step=number
@@ -159,8 +160,8 @@ def stage_view(tokenizer: Tokenizer, trace: EncodeTrace, interval: float | None)
 def controls(last: int) -> None:
     """Play / pause, back, step, back to the start, and the speed; keys ← → P."""
     state = st.session_state
-    playing = bool(state.get(keys.TOKENS_ENCODE_PLAYING))
-    number = int(state.get(keys.TOKENS_ENCODE_STEP, 0))
+    place = encode_place(state)
+    playing, number = place.playing, place.step
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     row.button(
         "Pause" if playing else "Play",

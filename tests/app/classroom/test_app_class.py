@@ -15,6 +15,7 @@ from ui.classroom import snapshot, teaching
 from ui.classroom.model import Place, Seat
 from ui.session import run_store
 from ui.session import state as keys
+from ui.session.encode_place import encode_place
 from ui.session.markdown import markdown_text
 from ui.views.shared_charts import vega_lite_once
 
@@ -126,7 +127,7 @@ def test_encode_step_by_step_follows_on_tokens() -> None:
     assert (place.page, place.encode_step) == ("tokens", 2) and place.encode_text
     student = open_app("tokens", {"class": code})
     student.run()
-    assert student.session_state[keys.TOKENS_ENCODE_STEP] == 2
+    assert encode_place(student.session_state).step == 2
     assert student.session_state[keys.TOKENS_ENCODE_TEXT] == place.encode_text
 
 

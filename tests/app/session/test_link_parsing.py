@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from explorer.encoding.pretokenize import PRESETS
 from ui.session import link_budget
+from ui.session.encode_place import encode_place
 from ui.session.link_reading import SHOWN_VALUE_CHARS, read_link_number
 from ui.session.opening import MAX_TOKEN_ID
 from ui.session.runs import MAX_APP_VOCAB_SIZE
@@ -51,7 +52,7 @@ def test_a_link_number_is_in_range_or_left_out_with_a_short_note(
 def test_an_encode_step_from_a_link_is_always_a_step(value: str) -> None:
     state: dict[str, object] = {}
     seed_from_link(state, {"encode": "hello", "encode_step": value})
-    step = state["tokens_encode_step"]
+    step = encode_place(state).step
     assert isinstance(step, int) and 0 <= step <= MAX_LINK_STEP
 
 

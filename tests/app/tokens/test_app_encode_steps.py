@@ -11,6 +11,7 @@ from explorer import Tokenizer, train
 from explorer.encoding.encode_trace import MAX_TRACE_CHARS, trace_encoding
 from tests.app_support import APP, TIMEOUT, open_app, texts_of
 from ui.session import state as keys
+from ui.session.encode_place import EncodePlace, encode_place
 from ui.session.samples import sample_text
 from ui.tokens import encode_playback, encode_story
 
@@ -166,24 +167,33 @@ def test_closed_it_runs_nothing_and_leaves_the_url() -> None:
 def test_play_and_pause_toggle_the_button() -> None:
     app = opened_section("unbelievably")
     app.button(key=keys.TOKENS_ENCODE_PLAY).click().run()
-    assert app.session_state[keys.TOKENS_ENCODE_PLAYING]
+    assert encode_place(app.session_state).playing
     assert app.button(key=keys.TOKENS_ENCODE_PLAY).label == "Pause"
     app.button(key=keys.TOKENS_ENCODE_PLAY).click().run()
-    assert not app.session_state[keys.TOKENS_ENCODE_PLAYING]
+    assert not encode_place(app.session_state).playing
 
 
 def test_ticks_advance_and_stop_at_the_last_step() -> None:
-    state: dict[str, object] = {keys.TOKENS_ENCODE_STEP: 3}
+    state: dict[str, object] = {keys.TOKENS_ENCODE_PLACE: EncodePlace(step=3)}
     encode_playback.toggle_play(state, last=3)  # at the end: play from the start
-    assert state[keys.TOKENS_ENCODE_STEP] == 0 and state[keys.TOKENS_ENCODE_PLAYING]
+    assert encode_place(state) == EncodePlace(step=0, playing=True)
     assert encode_playback.wanted_timer(state) == 1 / encode_playback.DEFAULT_SPEED
     seen = []
-    while state[keys.TOKENS_ENCODE_PLAYING]:
+    while encode_place(state).playing:
         encode_playback.tick(state, last=3)
-        seen.append(state[keys.TOKENS_ENCODE_STEP])
+        seen.append(encode_place(state).step)
     assert seen == [1, 2, 3] and encode_playback.wanted_timer(state) is None
     encode_playback.step_by(state, -5, last=3)
-    assert state[keys.TOKENS_ENCODE_STEP] == 0
+    assert encode_place(state).step == 0
+
+
+def test_a_new_trace_starts_at_0_paused_but_the_first_keeps_a_linked_step() -> None:
+    state: dict[str, object] = {keys.TOKENS_ENCODE_PLACE: EncodePlace(step=4, playing=True)}
+    assert encode_playback.follow_trace(state, "a", last=9) == 4  # a link's or a class's step
+    assert encode_place(state) == EncodePlace(step=4, trace="a", playing=True)
+    assert encode_playback.follow_trace(state, "a", last=2) == 2  # never past the last
+    assert encode_playback.follow_trace(state, "b", last=9) == 0
+    assert encode_place(state) == EncodePlace(step=0, trace="b", playing=False)
 
 
 def test_narration_says_why_not_reading_order_nor_frequency() -> None:
