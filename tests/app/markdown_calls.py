@@ -123,6 +123,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("ui/animate/pair_table/view.py", "table.winner.pair"): "a pair of token ids (ints)",
     ("ui/animate/pair_table/view.py", "merge.pair"): "a pair of token ids (ints)",
     ("ui/animate/quiz/panel.py", "question.merge"): "a merge number (int)",
+    ("ui/tokens/encode_steps.py", "encode_place(state).step"): "an EncodePlace's step (int)",
     **{
         (path, "SAMPLES[DEFAULT_SAMPLE].title.split(' (')[0]"): "a bundled sample's title"
         for path in ("ui/animate/passage.py",)
