@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from explorer.cli_report import ReportError, add_report_command
+from explorer.encoding.extra_tokens import SpecialSet
 from explorer.encoding.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
-from explorer.encoding.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
+from explorer.encoding.tokenizer import SpecialTokenError, Tokenizer, TokenizerError
 from explorer.files.bundled import ALIASES, BUNDLED_NAMES, BundledError, bundled_name, load_bundled
 from explorer.files.formats import (
     FormatError,

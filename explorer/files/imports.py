@@ -32,7 +32,7 @@ from explorer.base.byte_map import bytes_to_unicode
 from explorer.encoding.merging import merge_ids
 from explorer.encoding.pretokenize import GPT2_PATTERN, PatternError
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
-from explorer.files.formats import FormatError
+from explorer.files.errors import FormatError
 from explorer.files.json_text import load_json
 from explorer.files.limits import (
     check_ranked_bytes,

@@ -23,7 +23,7 @@ import regex
 from explorer.base.byte_map import unicode_to_bytes
 from explorer.encoding.pretokenize import GPT2_PATTERN
 from explorer.encoding.tokenizer import Tokenizer
-from explorer.files.formats import FormatError
+from explorer.files.errors import FormatError
 from explorer.files.imports import byte_level_parts, make_tokenizer, recover_merges
 from explorer.files.json_text import load_json
 from explorer.files.limits import check_group_depth, check_ranked_bytes, read_id, shown
