@@ -143,8 +143,8 @@ def _split_pattern(split: dict[str, Any], source: str, path: str) -> str:
     if isinstance(pattern, dict) and isinstance(pattern.get("Regex"), str):
         check_group_depth(pattern["Regex"], f"{source}, {path}.pattern.Regex")
         return onig_to_python(pattern["Regex"])
-    if isinstance(pattern, dict) and isinstance(pattern.get("String"), str):
-        return regex.escape(pattern["String"])
+    if isinstance(pattern, dict) and isinstance(literal := pattern.get("String"), str):
+        return regex.escape(literal)
     raise FormatError(f'{source}, {path}.pattern: expected {{"Regex": ...}}, got {shown(pattern)}')
 
 
@@ -248,8 +248,8 @@ def _rewrite_intervals(
         atom = pattern[i:end]
         if atom.startswith("(") and atom.endswith(")") and len(atom) > 1:
             inner = _rewrite_intervals(atom[1:-1], rewrite, unwrap_atomic)
-            atom = _unwrapped(inner) if unwrap_atomic else None
-            atom = atom or f"({inner})"
+            unwrapped = _unwrapped(inner) if unwrap_atomic else None
+            atom = unwrapped or f"({inner})"
         interval = _INTERVAL.match(pattern, end)
         if interval and pattern.startswith("+", interval.end()):
             out.append(rewrite(atom, interval.group()))
