@@ -288,10 +288,10 @@ def _word_counts(paths: list[str]) -> dict[str, int]:
 def _summary(result: TrainingResult, paths: list[Path]) -> str:
     history = result.history
     rule = history.tie_rule
-    rule = "" if rule is DEFAULT_TIE_RULE else f"; ties went to {rule.winner_phrase} ({rule})"
+    ties = "" if rule is DEFAULT_TIE_RULE else f"; ties went to {rule.winner_phrase} ({rule})"
     return (
         f"learned {len(history.steps):,} merges (vocab size {result.tokenizer.vocab_size:,}) "
-        f"in {history.seconds:.1f} s; stopped because {history.stop_reason.describe()}{rule}; "
+        f"in {history.seconds:.1f} s; stopped because {history.stop_reason.describe()}{ties}; "
         f"wrote {', '.join(map(str, paths))}"
     )
 
