@@ -19,8 +19,9 @@ from explorer.analysis.vocabulary.vocab_overlap import (
 )
 from explorer.html.render import render_token
 from ui.compare.charts import SERIES_COLORS
+from ui.session.run_cache import tokenizer_at
 from ui.session.run_spec import OPENAI, RunKind
-from ui.session.runs import Run, tokenizer_at, view_vocab_size
+from ui.session.runs import Run, view_vocab_size
 from ui.views.cells import cut_columns
 from ui.views.formatting import markdown_text, plural
 from ui.views.shared_charts import show_chart
