@@ -66,7 +66,7 @@ def overlap_chart(frame: pd.DataFrame, size: int) -> alt.Chart:
         f"Your merged tokens at vocab size {size:,}, compared by their bytes",
         "(the 256 single bytes and special tokens left out).",
     ]
-    return (
+    chart: alt.Chart = (  # altair types mark_*() as returning Any
         alt.Chart(frame)
         .mark_bar()
         .encode(
@@ -90,6 +90,7 @@ def overlap_chart(frame: pd.DataFrame, size: int) -> alt.Chart:
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
+    return chart
 
 
 def missing_frame(overlap: VocabOverlap) -> pd.DataFrame:

@@ -88,11 +88,11 @@ def scatter_chart(frame: pd.DataFrame, a: Side, b: Side) -> alt.LayerChart:
         "same merge; above it, B learned it later. Hover for the token; drag to pan, scroll "
         "to zoom."
     )
-    return (
-        alt.layer(diagonal, points)
-        .properties(title=alt.Title(TITLE, subtitle=subtitle), height=420)
-        .interactive()
-    )
+    layers = alt.layer(diagonal, points)
+    # alt.layer makes a FacetChart only when every layer has the same row/column/facet
+    # encoding; none of these has one
+    assert isinstance(layers, alt.LayerChart)
+    return layers.properties(title=alt.Title(TITLE, subtitle=subtitle), height=420).interactive()
 
 
 def lone_frame(merges: Sequence[LoneMerge]) -> pd.DataFrame:
