@@ -12,19 +12,19 @@ send a stale one back. Pure functions over a state mapping, tested without a bro
 from __future__ import annotations
 
 from collections.abc import MutableMapping
-from typing import Any
 
 import streamlit as st
 
 from explorer.base.numbers import whole_number_or_none
 from ui.session import state as keys
+from ui.session.state import State
 
 SPEEDS = (0.5, 1, 2, 4)  # steps per second: slow enough to read each narration
 DEFAULT_SPEED = 1
 MAX_LINK_STEP = 10**6  # more steps than any trace of MAX_TRACE_CHARS has
 
 
-def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, str]) -> None:
+def seed_from_link(state: State, params: MutableMapping[str, str]) -> None:
     """A session's first look at the section takes its text and step from the URL.
 
     >>> state = {}
@@ -47,7 +47,7 @@ def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, 
     state[keys.TOKENS_ENCODE_STEP] = step or 0  # never past the trace's last (follow_trace)
 
 
-def follow_trace(state: MutableMapping[str, Any], identity: str, last: int) -> int:
+def follow_trace(state: State, identity: str, last: int) -> int:
     """The step on screen for this trace: 0 for a new trace (a linked step is kept the
     first time), and never past its last step.
 
@@ -66,14 +66,14 @@ def follow_trace(state: MutableMapping[str, Any], identity: str, last: int) -> i
     return step
 
 
-def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
+def step_by(state: State, delta: int, last: int) -> None:
     """Back or Step: pause and move, staying within 0..last."""
     state[keys.TOKENS_ENCODE_PLAYING] = False
     step = int(state.get(keys.TOKENS_ENCODE_STEP, 0)) + delta
     state[keys.TOKENS_ENCODE_STEP] = max(0, min(last, step))
 
 
-def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
+def toggle_play(state: State, last: int) -> None:
     """Play from the step on screen (from 0 when at the end), or pause."""
     if state.get(keys.TOKENS_ENCODE_PLAYING):
         state[keys.TOKENS_ENCODE_PLAYING] = False
@@ -83,7 +83,7 @@ def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
     state[keys.TOKENS_ENCODE_PLAYING] = True
 
 
-def tick(state: MutableMapping[str, Any], last: int) -> None:
+def tick(state: State, last: int) -> None:
     """One tick of playback: the next step; at the last, stop there."""
     if not state.get(keys.TOKENS_ENCODE_PLAYING):
         return
@@ -92,7 +92,7 @@ def tick(state: MutableMapping[str, Any], last: int) -> None:
         state[keys.TOKENS_ENCODE_PLAYING] = False
 
 
-def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
+def wanted_timer(state: State) -> float | None:
     """Seconds between ticks while playing; None when paused."""
     if not state.get(keys.TOKENS_ENCODE_PLAYING):
         return None
