@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from explorer.cli_report import ReportError, add_report_command
+from explorer.encoding.extra_tokens import SpecialSet
 from explorer.encoding.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
-from explorer.encoding.tokenizer import SpecialSet, SpecialTokenError, Tokenizer, TokenizerError
+from explorer.encoding.tokenizer import SpecialTokenError, Tokenizer, TokenizerError
 from explorer.files.bundled import ALIASES, BUNDLED_NAMES, BundledError, bundled_name, load_bundled
 from explorer.files.formats import (
     FormatError,
@@ -287,10 +288,10 @@ def _word_counts(paths: list[str]) -> dict[str, int]:
 def _summary(result: TrainingResult, paths: list[Path]) -> str:
     history = result.history
     rule = history.tie_rule
-    rule = "" if rule is DEFAULT_TIE_RULE else f"; ties went to {rule.winner_phrase} ({rule})"
+    ties = "" if rule is DEFAULT_TIE_RULE else f"; ties went to {rule.winner_phrase} ({rule})"
     return (
         f"learned {len(history.steps):,} merges (vocab size {result.tokenizer.vocab_size:,}) "
-        f"in {history.seconds:.1f} s; stopped because {history.stop_reason.describe()}{rule}; "
+        f"in {history.seconds:.1f} s; stopped because {history.stop_reason.describe()}{ties}; "
         f"wrote {', '.join(map(str, paths))}"
     )
 

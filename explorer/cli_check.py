@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable, Sequence
 
 from explorer.analysis.vocabulary.checkup import KINDS, CheckUp, check_up
 from explorer.analysis.vocabulary.checkup_rows import KIND_TITLES, TokenRow, kind_rows
@@ -84,7 +85,7 @@ def _count(count: int | None, separator: str = "") -> str:
     return f"{count:,}" if separator else str(count)
 
 
-def _csv(rows: list[list[object]]) -> str:
+def _csv(rows: Iterable[Sequence[object]]) -> str:
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
     return buffer.getvalue().rstrip("\n")

@@ -23,7 +23,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, Protocol, TextIO
+from typing import BinaryIO, Literal, Protocol, TextIO
 
 from explorer.analysis.compression.fairness import gini
 from explorer.analysis.compression.metric_counts import MetricCounts
@@ -166,7 +166,7 @@ def with_fairness(
     ]
 
 
-def parse_sizes(text: str | None) -> list[int] | str | None:
+def parse_sizes(text: str | None) -> list[int] | Literal["all"] | None:
     """`--sizes`: whole numbers separated by commas, 'all', or None for the default."""
     if text is None or text.strip() == "all":
         return None if text is None else "all"
@@ -179,7 +179,7 @@ def parse_sizes(text: str | None) -> list[int] | str | None:
     return list(dict.fromkeys(sizes))
 
 
-def chosen_sizes(requested: list[int] | str | None, full: int, model: str) -> list[int]:
+def chosen_sizes(requested: list[int] | Literal["all"] | None, full: int, model: str) -> list[int]:
     """The sizes to report for a tokenizer of vocab size `full` (256 + its merges)."""
     if requested == "all":
         return list(range(256, full + 1))

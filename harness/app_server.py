@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")  # Playwright's own download does not work here
@@ -31,6 +31,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
 ]
 STARTUP_SECONDS = 60
+ColorScheme = Literal["light", "dark"]  # the system setting a page reports (playwright's)
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,9 @@ class Server:
         """Whether /_stcore/health answers "ok" now."""
         try:
             with urllib.request.urlopen(f"{self.url}_stcore/health", timeout=timeout) as answer:
-                return answer.status == 200 and answer.read().strip() == b"ok"
+                status: int = answer.status  # an HTTPResponse (urlopen is typed as Any)
+                body: bytes = answer.read()
+                return status == 200 and body.strip() == b"ok"
         except OSError:
             return False
 
@@ -80,7 +83,8 @@ def free_port() -> int:
     """A loopback port nobody listens on now (the kernel picks it)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]  # an AF_INET address: (host, port)
+        return port
 
 
 def start_server(
@@ -187,7 +191,11 @@ class IdleWatch:
 
 @contextmanager
 def app_in_chromium(
-    width: int, height: int, env: dict[str, str] | None = None, *, color_scheme: str = "light"
+    width: int,
+    height: int,
+    env: dict[str, str] | None = None,
+    *,
+    color_scheme: ColorScheme = "light",
 ) -> Iterator[Any]:
     """A fresh server and a headless Chromium page of that size, for the scripts that take
     pictures or times: `with app_in_chromium(1440, 900) as (server, page): ...`
@@ -205,7 +213,9 @@ def app_in_chromium(
     ):
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            viewport = {"width": width, "height": height}
-            yield server, browser.new_page(viewport=viewport, color_scheme=color_scheme)
+            page = browser.new_page(
+                viewport={"width": width, "height": height}, color_scheme=color_scheme
+            )
+            yield server, page
         finally:
             browser.close()

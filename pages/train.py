@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.session import state as keys
 from ui.session import train_inputs as form
+from ui.session.run_spec import RunSpec
 from ui.session.runs import MAX_RUNS, current_run_or_error, current_spec
 from ui.shell import run_page
 from ui.train import holdout as train_holdout
@@ -26,6 +27,7 @@ def train_form() -> None:
         text_source()
     with right:
         settings()
+    request: tuple[RunSpec, form.Corpus] | None  # declared, so the else below knows it is set
     try:
         request = requested_run()
     except ValueError as exc:

@@ -13,19 +13,17 @@
 # Review the diff of the two .txt files, run bash scripts/test.sh, commit all four files.
 #
 # The compiler is uv's `uv pip compile` (the same output format as pip-tools' pip-compile
-# --generate-hashes). It is installed on demand into .venv at the version below, not locked in
-# requirements-dev.txt: nothing in the tests uses it, and every CI run would download it.
+# --generate-hashes). uv is locked on its own (requirements-uv.in -> requirements-uv.txt):
+# the two commands install it first, with pip's hash check, and install the rest with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-uv_version=0.13.9
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
-if [ "$(.venv/bin/uv --version 2>/dev/null | cut -d' ' -f2)" != "$uv_version" ]; then
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$uv_version"
-fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+    -r requirements-uv.txt
 
 # --no-config: a developer's own uv.toml does not change the lock; uv reads no pip config
 # either, so a machine's extra indexes or local wheels never reach the lock
@@ -47,6 +45,7 @@ lock() {
     } >"$out"
 }
 
+lock requirements-uv.txt requirements-uv.in
 lock requirements.txt requirements.in
 lock requirements-dev.txt requirements-dev.in --constraint requirements.txt
 echo "Locked: requirements.txt ($(grep -c '==' requirements.txt) packages)," \

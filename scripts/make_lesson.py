@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from explorer import train
 from explorer.training.corpus import count_chunks
 from ui.animate.lesson.page import lesson_html
 from ui.session.run_spec import run_name
+
+if TYPE_CHECKING:  # the harness is needed only for the pictures (imported there)
+    from harness.app_server import ColorScheme
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_LESSON = ROOT / "docs" / "lesson_aaabdaaabac.html"
@@ -23,7 +27,7 @@ SCREENSHOTS = ROOT / "docs" / "screenshots"
 TEXT, VOCAB_SIZE, PATTERN = "aaabdaaabac", 259, "none"
 # (file name, viewport, the reader's colour scheme): the README's pictures, and the file
 # on a phone
-PICTURES = [
+PICTURES: list[tuple[str, tuple[int, int], ColorScheme]] = [
     ("lesson_file.png", (1280, 720), "light"),
     ("lesson_file_dark.png", (1280, 720), "dark"),
     ("lesson_file_phone.png", (390, 844), "light"),
@@ -51,8 +55,9 @@ def take_screenshots(step: int = 2) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for name, (width, height), scheme in PICTURES:
-            viewport = {"width": width, "height": height}
-            page = browser.new_page(viewport=viewport, color_scheme=scheme)
+            page = browser.new_page(
+                viewport={"width": width, "height": height}, color_scheme=scheme
+            )
             page.goto(f"{SAMPLE_LESSON.as_uri()}#step={step}")
             page.locator("#pairs tbody tr").first.wait_for()
             page.screenshot(path=str(SCREENSHOTS / name))

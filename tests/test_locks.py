@@ -1,4 +1,4 @@
-"""The locks (requirements.txt, requirements-dev.txt) against the human lists (requirements*.in).
+"""The locks (requirements*.txt) against the human lists (requirements*.in): uv, app, tests.
 
 scripts/run.sh and scripts/test.sh install the locks with `pip install --require-hashes`, so a
 lock that leaves a package unpinned or unhashed fails every install, and one that drifts from
@@ -20,7 +20,13 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
 # each human list and the lock generated from it by scripts/lock.sh
-PAIRS = {"requirements.in": "requirements.txt", "requirements-dev.in": "requirements-dev.txt"}
+PAIRS = {
+    "requirements-uv.in": "requirements-uv.txt",
+    "requirements.in": "requirements.txt",
+    "requirements-dev.in": "requirements-dev.txt",
+}
+# the locks that hold the app (the installer's lock holds uv alone)
+APP_LOCKS = ("requirements.txt", "requirements-dev.txt")
 HASH = re.compile(r"--hash=sha256:[0-9a-f]{64}")
 
 
@@ -117,7 +123,7 @@ def test_the_locks_pin_and_hash_everything_the_lists_name() -> None:
 
 def test_streamlit_is_locked_inside_the_one_minor_series_we_read_internals_from() -> None:
     wanted = direct(ROOT / "requirements.in")["streamlit"]
-    for lock in PAIRS.values():
+    for lock in APP_LOCKS:
         pinned = Version(version(locked(ROOT / lock)[0]["streamlit"][0]))
         assert wanted.specifier.contains(pinned), f"{lock}: streamlit {pinned}, {wanted}"
         # one minor series: the range admits this version's patch releases and no other minor
@@ -189,7 +195,7 @@ def test_the_two_locks_disagreeing_on_a_version_fails(copy: Path) -> None:
 
 
 def test_streamlit_outside_the_range_in_requirements_in_fails(copy: Path) -> None:
-    for lock in PAIRS.values():
+    for lock in APP_LOCKS:
         edit(copy / lock, pin(copy / lock, "streamlit"), "streamlit==1.68.0")
     problems = lock_problems(copy)
     assert any("streamlit==1.68.0 is outside requirements.in's" in p for p in problems)

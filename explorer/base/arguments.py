@@ -12,7 +12,7 @@ parameter and says what to pass, as tiktoken's are, not a failure deep inside.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sized
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -128,7 +128,12 @@ def merge_pairs(value: Any) -> list[tuple[int, int]]:
         return list(value)  # the common case, checked in C loops
     pairs = []
     for index, pair in enumerate(value):
-        if isinstance(pair, (str, bytes)) or not isinstance(pair, Iterable) or len(pair) != 2:
+        if (  # subtle: an iterator is Iterable with no len(), so it must be refused here
+            isinstance(pair, (str, bytes))
+            or not isinstance(pair, Iterable)
+            or not isinstance(pair, Sized)
+            or len(pair) != 2
+        ):
             raise ArgumentTypeError(
                 f"merges[{index}] must be a pair of token ids (left, right), not {_shown(pair)}"
             )

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from explorer.encoding.extra_tokens import SpecialSet
 from explorer.encoding.merging import merge_pair
-from explorer.encoding.tokenizer import SpecialSet, Tokenizer
+from explorer.encoding.tokenizer import Tokenizer
 
 MAX_TRACE_CHARS = 300  # a word or a sentence: every step of every chunk is kept
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from itertools import repeat
-from typing import Protocol
+from typing import Protocol, overload
 
 SHORT_CHUNK = 20  # bytes; longer runs are merged with a heap instead of rank scans
 _NO_MERGE = 1 << 62  # a rank above every real one
@@ -22,9 +22,15 @@ _NO_MERGE = 1 << 62  # a rank above every real one
 
 class PairRanks(Protocol):
     """What merging reads of a rank table: a dict from pair to the id it makes, or any
-    object with its `get` (as `explorer.files.imports` builds from a rank file's tokens)."""
+    object with its `get` (as `explorer.files.imports` builds from a rank file's tokens).
 
-    def get(self, pair: tuple[int, int], default: int | None = None, /) -> int | None: ...
+    Overloaded as `Mapping.get` is: given an int default, the answer is always an int.
+    """
+
+    @overload
+    def get(self, pair: tuple[int, int], /) -> int | None: ...
+    @overload
+    def get(self, pair: tuple[int, int], default: int, /) -> int: ...
 
 
 def merge_bytes(data: bytes, ranks: PairRanks) -> list[int]:

@@ -23,8 +23,9 @@ import multiprocessing
 from multiprocessing.connection import Connection
 
 from explorer.base.forking import can_fork
+from explorer.encoding.extra_tokens import SpecialSet
 from explorer.encoding.safe_cuts import SAFE_CUT, can_split, inside_special
-from explorer.encoding.tokenizer import SpecialSet, Tokenizer
+from explorer.encoding.tokenizer import Tokenizer
 
 MIN_PARALLEL_CHARS = 1 << 20  # below ~1 MB a second process costs more than it saves
 CUT_WINDOW_CHARS = 1 << 16  # how far past the middle a safe cut is looked for

@@ -85,7 +85,8 @@ def program_copies(core: Any, node: Any) -> int:
     """
     if isinstance(node, (core.GreedyRepeat, core.LazyRepeat, core.PossessiveRepeat)):
         loop = 0 if node.max_count == node.min_count else 1
-        copies = program_copies(core, node.subpattern) * (max(node.min_count, 0) + loop)
+        least: int = node.min_count  # regex's parse tree is untyped; a repeat's counts are ints
+        copies = program_copies(core, node.subpattern) * (max(least, 0) + loop)
         return min(1 + copies, _SATURATED)
     if isinstance(node, core.String):
         return len(node.characters)

@@ -303,7 +303,8 @@ class _ReachFinder:
             if node.max_count == 0:
                 return 0
             width = self._width(node.subpattern)
-            return width * (node.max_count - 1) + self._ahead(node.subpattern)
+            most: int = node.max_count  # regex's parse tree is untyped; not None here, so an int
+            return width * (most - 1) + self._ahead(node.subpattern)
         if kind is c.LookAround:
             if node.behind:
                 # subtle: matched backwards; a look-ahead inside could read forward again

@@ -37,13 +37,13 @@ from explorer.base.collector import collector_paused
 from explorer.encoding.chunk_encoder import ChunkEncoder
 from explorer.encoding.extra_tokens import (
     SpecialSet,
-    TokenizerError,
     allowed_specials,
     check_shared_ids,
     outside_tokens,
     special_ids,
 )
 from explorer.encoding.extra_tokens import SpecialTokenError as SpecialTokenError  # exported
+from explorer.encoding.extra_tokens import TokenizerError as TokenizerError  # exported
 from explorer.encoding.latin1_split import preset_splitter
 from explorer.encoding.pretokenize import (
     as_unicode,

@@ -26,7 +26,7 @@ import regex
 from explorer.base.byte_map import gpt2_chars
 from explorer.encoding.pretokenize import preset_name
 from explorer.encoding.tokenizer import Tokenizer
-from explorer.files.formats import FormatError
+from explorer.files.errors import FormatError
 from explorer.files.imports import merges_and_outside, recover_merges
 from explorer.files.imports_hf import python_to_onig
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TieRule, tie_rule_argument

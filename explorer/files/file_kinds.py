@@ -18,7 +18,7 @@ from enum import Enum
 
 import regex
 
-from explorer.files.formats import FormatError
+from explorer.files.errors import FormatError
 from explorer.files.history_file import FORMAT_NAME as HISTORY_FORMAT
 from explorer.files.history_file import HistoryFileError
 from explorer.files.json_text import load_json

@@ -27,7 +27,7 @@ import regex
 from explorer.base.arguments import ArgumentTypeError, path_argument, text_argument
 from explorer.encoding.pretokenize import PatternError
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
-from explorer.files.errors import FormatError
+from explorer.files.errors import FormatError as FormatError  # exported
 from explorer.files.json_text import load_json
 from explorer.files.limits import (
     MAX_TOKEN_ID,

@@ -26,13 +26,13 @@ import base64
 import binascii
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from explorer.base.byte_map import bytes_to_unicode
 from explorer.encoding.merging import merge_ids
 from explorer.encoding.pretokenize import GPT2_PATTERN, PatternError
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
-from explorer.files.formats import FormatError
+from explorer.files.errors import FormatError
 from explorer.files.json_text import load_json
 from explorer.files.limits import (
     check_ranked_bytes,
@@ -130,6 +130,10 @@ class _LowerRanks:
         ids = self.ids
         return [ids[token[i : i + 1]] for i in range(len(token))]
 
+    @overload
+    def get(self, pair: tuple[int, int]) -> int | None: ...
+    @overload
+    def get(self, pair: tuple[int, int], default: int) -> int: ...
     def get(self, pair: tuple[int, int], default: int | None = None) -> int | None:
         made = self.ids.get(self.tokens[pair[0]] + self.tokens[pair[1]])
         return made if made is not None and made < self.limit else default

@@ -23,7 +23,7 @@ import regex
 from explorer.base.byte_map import unicode_to_bytes
 from explorer.encoding.pretokenize import GPT2_PATTERN
 from explorer.encoding.tokenizer import Tokenizer
-from explorer.files.formats import FormatError
+from explorer.files.errors import FormatError
 from explorer.files.imports import byte_level_parts, make_tokenizer, recover_merges
 from explorer.files.json_text import load_json
 from explorer.files.limits import check_group_depth, check_ranked_bytes, read_id, shown
@@ -143,8 +143,8 @@ def _split_pattern(split: dict[str, Any], source: str, path: str) -> str:
     if isinstance(pattern, dict) and isinstance(pattern.get("Regex"), str):
         check_group_depth(pattern["Regex"], f"{source}, {path}.pattern.Regex")
         return onig_to_python(pattern["Regex"])
-    if isinstance(pattern, dict) and isinstance(pattern.get("String"), str):
-        return regex.escape(pattern["String"])
+    if isinstance(pattern, dict) and isinstance(literal := pattern.get("String"), str):
+        return regex.escape(literal)
     raise FormatError(f'{source}, {path}.pattern: expected {{"Regex": ...}}, got {shown(pattern)}')
 
 
@@ -248,8 +248,8 @@ def _rewrite_intervals(
         atom = pattern[i:end]
         if atom.startswith("(") and atom.endswith(")") and len(atom) > 1:
             inner = _rewrite_intervals(atom[1:-1], rewrite, unwrap_atomic)
-            atom = _unwrapped(inner) if unwrap_atomic else None
-            atom = atom or f"({inner})"
+            unwrapped = _unwrapped(inner) if unwrap_atomic else None
+            atom = unwrapped or f"({inner})"
         interval = _INTERVAL.match(pattern, end)
         if interval and pattern.startswith("+", interval.end()):
             out.append(rewrite(atom, interval.group()))

@@ -42,8 +42,13 @@ from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.training.history import MergeHistory
 
 AUTO = "auto"  # a .tiktoken file's pattern: OpenAI's own by sha256, else from the file name
-_NAME_HINTS = (("o200k", "o200k"), ("cl100k", "gpt4"), ("r50k", "gpt2"), ("p50k", "gpt2"))
-_NAME_HINTS += (("gpt2", "gpt2"),)
+_NAME_HINTS = (  # (in a .tiktoken file's name, its preset); the first found wins
+    ("o200k", "o200k"),
+    ("cl100k", "gpt4"),
+    ("r50k", "gpt2"),
+    ("p50k", "gpt2"),
+    ("gpt2", "gpt2"),
+)
 GPT2_PARTNERS = {  # where the CLI looks for the other half of GPT-2's pair, in the same folder
     FileKind.ENCODER_JSON: ("vocab.bpe", "merges.txt"),
     FileKind.VOCAB_BPE: ("encoder.json", "vocab.json"),
@@ -105,7 +110,7 @@ def load_tokenizer_file(path: str | Path, *, tiktoken_pattern: str = AUTO) -> To
         raise HistoryFileError(
             f"{path} is a merge history, not a tokenizer: give the .model it was trained with"
         )
-    named = [(str(path), text, kind)]
+    named: list[Named] = [(str(path), text, kind)]
     if kind in GPT2_KINDS:
         partner = _gpt2_partner(path, kind)
         partner_text = decode_utf8(partner.read_bytes(), str(partner))

@@ -94,7 +94,9 @@ def _linear(channel: float) -> float:
 def _gamma(channel: float) -> float:
     if channel <= 0.0031308:
         return 12.92 * channel
-    return 1.055 * max(channel, 0.0) ** (1 / 2.4) - 0.055
+    # float ** float is typed Any (a negative base gives a complex); this base is never negative
+    root: float = max(channel, 0.0) ** (1 / 2.4)
+    return 1.055 * root - 0.055
 
 
 def _luminance(color: str) -> float:

@@ -67,12 +67,12 @@ def count_file_chunks(
     A block boundary never splits a pre-token: the last match of each block (and
     anything that could be the start of a special token) is carried into the next.
     """
-    paths = [Path(p) for p in paths]
-    total = sum(file_size(p) for p in paths)
+    files = [Path(p) for p in paths]
+    total = sum(file_size(p) for p in files)
     pattern = resolve_pattern(pattern)
     counter = _ChunkCounter(pattern, special_tokens, match_budget(pattern, total))
     done = 0
-    for path in paths:
+    for path in files:
         for block, final in _read_blocks(path, block_chars):
             counter.add_block(block, final)
             done += len(block.encode("utf-8", "surrogatepass"))

@@ -145,7 +145,7 @@ def _units_to_try(texts: Sequence[str]) -> list[SplitUnit]:
 
 def _cut(texts: Sequence[str], unit: SplitUnit) -> list[tuple[int, str]]:
     """Non-empty units in order, each with its document's index."""
-    units = []
+    units: list[tuple[int, str]] = []
     for document, text in enumerate(texts):
         if unit is SplitUnit.DOCUMENT:
             pieces = [text]

@@ -59,15 +59,15 @@ def count_files_in_parallel(
 ) -> dict[bytes, int]:
     """Chunk counts of the files (each a document), counted by `workers` processes."""
     specials = list(special_tokens)
-    paths = [Path(path) for path in paths]
+    files = [Path(path) for path in paths]
     # subtle: only presets split (no match crosses a safe cut), and presets are never timed;
     # a custom pattern is counted in this process, so its regex budget is one for all files
     splits = can_split(pattern)
-    parts = [p for path in paths for p in plan_parts(path, workers, specials)] if splits else []
+    parts = [p for path in files for p in plan_parts(path, workers, specials)] if splits else []
     total = sum(_part_size(part) for part in parts)
     if len(parts) < 2 or total < 2 * MIN_PART_BYTES:  # a process would cost more than it saves
         return count_file_chunks(
-            paths, pattern, specials, block_chars=block_chars, progress=progress
+            files, pattern, specials, block_chars=block_chars, progress=progress
         )
     from concurrent.futures import ProcessPoolExecutor  # 2 MB of imports, only when used
 

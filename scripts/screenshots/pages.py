@@ -94,11 +94,12 @@ def main() -> None:
     args = parser.parse_args()
     every = [name for name, _ in PAGES] + [name for name, *_ in SCREENS + SECTIONS + CLICKED]
     wanted = set(args.only or every)
-    args.out.mkdir(parents=True, exist_ok=True)
+    out: Path = args.out  # argparse's values are Any; --out has type=Path
+    out.mkdir(parents=True, exist_ok=True)
     suffix = "_dark" if args.scheme == "dark" else ""
 
     def path(name: str) -> Path:
-        return args.out / f"{name}{suffix}.png"
+        return out / f"{name}{suffix}.png"
 
     with app_in_chromium(args.width, args.height, color_scheme=args.scheme) as (server, page):
         for name, url_path in PAGES:

@@ -153,7 +153,11 @@ def _with_marker(line: alt.Chart, field: str) -> alt.LayerChart:
     dot = marker.mark_point(color="#D62728", filled=True, size=90, aria=False).encode(
         x="step:Q", y=f"{field}:Q", tooltip=_TOOLTIP
     )
-    return alt.layer(line, rule, dot).properties(height=260)
+    layers = alt.layer(line, rule, dot)
+    # alt.layer makes a FacetChart only when every layer has the same row/column/facet
+    # encoding; none of these has one
+    assert isinstance(layers, alt.LayerChart)
+    return layers.properties(height=260)
 
 
 def count_chart() -> alt.LayerChart:
@@ -207,7 +211,8 @@ def arrow_bytes(rows: list[dict[str, Any]], schema: pa.Schema | None = None) -> 
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
-    return sink.getvalue().to_pybytes()
+    stream: bytes = sink.getvalue().to_pybytes()  # pyarrow publishes no types
+    return stream
 
 
 def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:

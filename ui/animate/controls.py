@@ -11,9 +11,7 @@ the row looks the same either way.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -22,6 +20,7 @@ from ui.animate import playback
 from ui.animate.quiz import questions as quiz
 from ui.classroom import following
 from ui.session import state as keys
+from ui.session.state import State
 from ui.views.formatting import plural
 
 
@@ -52,7 +51,7 @@ def controls_row(last: int) -> ControlsRow:
     return ControlsRow(row, buttons, slider_drawn=not known)
 
 
-def step_known(state: MutableMapping[str, Any]) -> bool:
+def step_known(state: State) -> bool:
     """Whether the step on screen can be read before the slider is drawn in this run.
 
     >>> step_known({}), step_known({"animate_step": 4}), step_known({"animate_playing": True})

@@ -12,10 +12,8 @@ playing and gets the position back on pause.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
-from typing import Any
-
 from ui.session import state as keys
+from ui.session.state import State
 
 SPEEDS = (0.5, 1, 2, 5, 10, 25, 50, 100)
 
@@ -39,7 +37,7 @@ def timer(speed: float) -> tuple[float, int]:
     return 1 / MAX_TICKS_PER_SECOND, max(1, round(speed / MAX_TICKS_PER_SECOND))
 
 
-def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
+def wanted_timer(state: State) -> float | None:
     """The interval the stage's fragment should rerun at: None when paused."""
     return (
         timer(state.get(keys.ANIMATE_SPEED, DEFAULT_SPEED))[0]
@@ -48,13 +46,13 @@ def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
     )
 
 
-def shown_step(state: MutableMapping[str, Any], last: int) -> int:
+def shown_step(state: State, last: int) -> int:
     """The step on screen: the playback position while playing, else the slider's."""
     key = keys.ANIMATE_POSITION if state.get(keys.ANIMATE_PLAYING) else keys.ANIMATE_STEP
     return max(0, min(last, int(state.get(key, 0))))
 
 
-def tick(state: MutableMapping[str, Any], last: int) -> None:
+def tick(state: State, last: int) -> None:
     """One tick of playback: advance the position; at the last step, stop there.
 
     >>> state = {"animate_step": 0, "animate_position": 2, "animate_playing": True}
@@ -69,7 +67,7 @@ def tick(state: MutableMapping[str, Any], last: int) -> None:
         pause(state)
 
 
-def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
+def toggle_play(state: State, last: int) -> None:
     """Play from the slider's step (from step 0 when at the end), or pause."""
     if state.get(keys.ANIMATE_PLAYING):
         pause(state)
@@ -79,20 +77,20 @@ def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
     state[keys.ANIMATE_PLAYING] = True
 
 
-def pause(state: MutableMapping[str, Any]) -> None:
+def pause(state: State) -> None:
     """Stop playing; the slider takes the step that was on screen."""
     if state.get(keys.ANIMATE_PLAYING):
         state[keys.ANIMATE_STEP] = int(state.get(keys.ANIMATE_POSITION, 0))
     state[keys.ANIMATE_PLAYING] = False
 
 
-def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
+def step_by(state: State, delta: int, last: int) -> None:
     """Pause and move the step by delta, staying within 0..last."""
     pause(state)
     state[keys.ANIMATE_STEP] = max(0, min(last, int(state.get(keys.ANIMATE_STEP, 0)) + delta))
 
 
-def follow_step(state: MutableMapping[str, Any], run_name: str) -> None:
+def follow_step(state: State, run_name: str) -> None:
     """A new run starts at step 0; a step opened from a link (no run before) is kept.
 
     >>> state = {"animate_step": 3}
@@ -107,7 +105,7 @@ def follow_step(state: MutableMapping[str, Any], run_name: str) -> None:
         state[keys.ANIMATE_STEP] = state[keys.ANIMATE_POSITION] = 0
 
 
-def clamp_step(state: MutableMapping[str, Any], last: int) -> None:
+def clamp_step(state: State, last: int) -> None:
     """Keep a remembered step inside this run's range (another run may have fewer steps)."""
     if keys.ANIMATE_STEP in state and not 0 <= int(state[keys.ANIMATE_STEP]) <= last:
         state[keys.ANIMATE_STEP] = max(0, min(last, int(state[keys.ANIMATE_STEP])))

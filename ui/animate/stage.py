@@ -20,7 +20,8 @@ from ui.animate.pair_table.view import step_areas
 from ui.animate.quiz.panel import pair_panel
 from ui.classroom import following, teaching
 from ui.session import state as keys
-from ui.session.runs import Run, tokenizer_at, view_tokenizer, view_vocab_size
+from ui.session.run_cache import tokenizer_at
+from ui.session.runs import Run, view_tokenizer, view_vocab_size
 from ui.views.formatting import RawHtml, markdown_text
 from ui.views.token_text import paragraph_html
 

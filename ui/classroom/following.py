@@ -131,8 +131,13 @@ def follow_class() -> ClassView | None:
     # that is not the class's) stays on screen and makes them step away (`stepped`)
     changed = state.get(keys.CLASS_SEEN) != view.version
     mark_seen(state, view)
-    run_name = state.get(keys.CLASS_RUN)
-    if not changed or state.get(keys.CLASS_AWAY) or run_name not in state[keys.RUNS]:
+    run_name: str | None = state.get(keys.CLASS_RUN)
+    if (
+        not changed
+        or state.get(keys.CLASS_AWAY)
+        or run_name is None  # no class run yet: as for a run this session does not have
+        or run_name not in state[keys.RUNS]
+    ):
         return view
     state[keys.SIDEBAR_RUN] = run_name
     follow_place(state, view.place, run_name)

@@ -124,7 +124,7 @@ def compression_chart(
     base = alt.Chart(frame)
     lines = base.mark_line(strokeWidth=2).encode(x, y, color, dash).add_params(zoom)
     points = hover_points(base, x, y, color, tooltip)
-    return (
+    chart: alt.LayerChart = (  # altair types configure_*() as returning Any
         alt.layer(
             lines,
             points,
@@ -134,6 +134,7 @@ def compression_chart(
         .properties(title=alt.TitleParams(TITLE, subtitle=SUBTITLE, anchor="start"), height=380)
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
+    return chart
 
 
 def hover_points(
@@ -155,7 +156,7 @@ def hover_points(
     hover = alt.selection_point(
         fields=[size_field], nearest=True, on="pointerover", empty=False, clear="pointerout"
     )
-    return (
+    chart: alt.Chart = (  # altair types mark_*() as returning Any
         base.mark_circle(size=60)
         .encode(
             x,
@@ -166,13 +167,14 @@ def hover_points(
         )
         .add_params(hover)
     )
+    return chart
 
 
 def _at_right(frame: pd.DataFrame, view_size: int) -> bool:
     """Whether the viewed size is in the right half of the chart (its label goes left)."""
     if frame.empty:
         return False
-    low, high = frame["Vocab size"].min(), frame["Vocab size"].max()
+    low, high = float(frame["Vocab size"].min()), float(frame["Vocab size"].max())
     return view_size > (low + high) / 2
 
 
@@ -192,7 +194,21 @@ def view_marks(view_size: int, x: alt.X, *, at_right: bool = False) -> list[alt.
     return [rule, text]
 
 
-NICE_SIZES = (256, 260, 300, 400, 512, 750, 1000, 1500, 2000, 3000, 4000, 5000, 7500)
+NICE_SIZES: tuple[int, ...] = (
+    256,
+    260,
+    300,
+    400,
+    512,
+    750,
+    1000,
+    1500,
+    2000,
+    3000,
+    4000,
+    5000,
+    7500,
+)
 NICE_SIZES += (10_000, 15_000, 20_000, 30_000, 40_000, 50_000)
 
 

@@ -46,7 +46,7 @@ def fairness_rows(run: Run) -> list[dict[str, object]]:
 def gini_chart(frame: pd.DataFrame) -> alt.Chart:
     """One line of the Gini per tokenizer against vocab size (log)."""
     names = list(dict.fromkeys(frame["Tokenizer"]))
-    return (
+    chart: alt.Chart = (  # altair types mark_*() as returning Any
         alt.Chart(frame)
         .mark_line(point=alt.OverlayMarkDef(size=18), strokeWidth=2)
         .encode(
@@ -71,6 +71,7 @@ def gini_chart(frame: pd.DataFrame) -> alt.Chart:
             height=300,
         )
     )
+    return chart
 
 
 def premium_chart(frame: pd.DataFrame) -> alt.Chart:
@@ -80,7 +81,7 @@ def premium_chart(frame: pd.DataFrame) -> alt.Chart:
         "Vocab size", var_name="Language", value_name="Premium"
     )
     pick = alt.selection_point(fields=["Language"], bind="legend")
-    return (
+    chart: alt.Chart = (  # altair types mark_*() as returning Any
         alt.Chart(long)
         .mark_line(strokeWidth=2)
         .encode(
@@ -110,6 +111,7 @@ def premium_chart(frame: pd.DataFrame) -> alt.Chart:
             height=420,
         )
     )
+    return chart
 
 
 def fairness_section(run: Run) -> None:
@@ -131,7 +133,7 @@ def fairness_section(run: Run) -> None:
     st.altair_chart(premium_chart(ours), width="stretch")
     size = view_vocab_size(run)
     at_view = fairness_curve(language_costs_cached(run.tokenizer, run.key).curves, [size])[0]
-    dearest = max(at_view.premiums, key=at_view.premiums.get)
+    dearest = max(at_view.premiums, key=at_view.premiums.__getitem__)
     st.caption(
         f"{markdown_text(PREMIUM_DEFINITION)} At vocab size {size:,}, "
         f"{markdown_text(run.spec.name)} spends {at_view.premiums[dearest]:.1f} tokens on "

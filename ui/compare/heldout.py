@@ -216,7 +216,7 @@ def fallback_chart(singles: Sequence[int], view_size: int) -> alt.LayerChart:
         .encode(x, y, opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0)), tooltip=tooltip)
         .add_params(hover)
     )
-    return (
+    chart: alt.LayerChart = (  # altair types configure_*() as returning Any
         alt.layer(
             line, points, *view_marks(view_size, x, at_right=2 * (view_size - 256) > len(singles))
         )
@@ -226,6 +226,7 @@ def fallback_chart(singles: Sequence[int], view_size: int) -> alt.LayerChart:
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
+    return chart
 
 
 def characters_table(table: pd.DataFrame) -> None:

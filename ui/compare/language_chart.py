@@ -22,7 +22,9 @@ LANGUAGE_SUBTITLE = (
 )
 
 
-def language_rows(name: str, tokenizer: Tokenizer, texts: dict[str, str]) -> list[dict]:
+def language_rows(
+    name: str, tokenizer: Tokenizer, texts: dict[str, str]
+) -> list[dict[str, object]]:
     """One chart row per language: its bytes, its tokens and their ratio under `tokenizer`.
 
     >>> row = language_rows("bytes", Tokenizer(), {"English": "hi"})[0]
@@ -57,7 +59,7 @@ def language_table(
 
 
 @st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
-def bundled_language_rows(name: str) -> tuple[dict, ...]:
+def bundled_language_rows(name: str) -> tuple[dict[str, object], ...]:
     """A bundled vocabulary's rows, labelled as OPENAI calls it: the same for every run
     and size, so encoded once per server (78 of a table's 104 encodes), not per table.
     Shared read only."""
@@ -69,7 +71,7 @@ def language_chart(frame: pd.DataFrame) -> alt.Chart:
     languages = list(dict.fromkeys(frame["Language"]))
     series = list(dict.fromkeys(frame["Tokenizer"]))
     colors = [SERIES_COLORS[i % len(SERIES_COLORS)] for i in range(len(series))]
-    return (
+    chart: alt.Chart = (  # altair types mark_*() as returning Any
         alt.Chart(frame)
         .mark_bar()
         .encode(
@@ -102,3 +104,4 @@ def language_chart(frame: pd.DataFrame) -> alt.Chart:
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
+    return chart

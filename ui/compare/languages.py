@@ -111,12 +111,13 @@ def heatmap_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
         "Brighter is cheaper: more bytes per token.",
         "Columns: log-spaced sizes; outlined: the view size.",
     ]
-    return (
+    chart: alt.LayerChart = (  # altair types configure_*() as returning Any
         alt.layer(cells, view)
         .properties(title=alt.TitleParams(HEATMAP_TITLE, subtitle=subtitle, anchor="start"))
         .properties(height=alt.Step(ROW_STEP))
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
+    return chart
 
 
 def tax_frame(curves: Sequence[LanguageCurve], view_size: int) -> pd.DataFrame:
@@ -162,7 +163,7 @@ def tax_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
         f"At vocab size {view_size:,}: the same declaration's tokens in each",
         "language, per token of the English text. Dashed: English (1×).",
     ]
-    return (
+    chart: alt.LayerChart = (  # altair types configure_*() as returning Any
         alt.layer(bars, english)
         .properties(
             title=alt.TitleParams(TAX_TITLE, subtitle=subtitle, anchor="start"),
@@ -170,6 +171,7 @@ def tax_chart(frame: pd.DataFrame, view_size: int) -> alt.LayerChart:
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
+    return chart
 
 
 def languages_section(run: Run) -> None:

@@ -19,8 +19,9 @@ from explorer.analysis.vocabulary.vocab_overlap import (
 )
 from explorer.html.render import render_token
 from ui.compare.charts import SERIES_COLORS
+from ui.session.run_cache import tokenizer_at
 from ui.session.run_spec import OPENAI, RunKind
-from ui.session.runs import Run, tokenizer_at, view_vocab_size
+from ui.session.runs import Run, view_vocab_size
 from ui.views.cells import cut_columns
 from ui.views.formatting import markdown_text, plural
 from ui.views.shared_charts import show_chart
@@ -65,7 +66,7 @@ def overlap_chart(frame: pd.DataFrame, size: int) -> alt.Chart:
         f"Your merged tokens at vocab size {size:,}, compared by their bytes",
         "(the 256 single bytes and special tokens left out).",
     ]
-    return (
+    chart: alt.Chart = (  # altair types mark_*() as returning Any
         alt.Chart(frame)
         .mark_bar()
         .encode(
@@ -89,6 +90,7 @@ def overlap_chart(frame: pd.DataFrame, size: int) -> alt.Chart:
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
+    return chart
 
 
 def missing_frame(overlap: VocabOverlap) -> pd.DataFrame:

@@ -11,13 +11,13 @@ import streamlit as st
 from ui.compare.charts import default_sizes, size_label, size_options
 from ui.compare.openai_runs import openai_runs
 from ui.session import state as keys
+from ui.session.run_cache import tokenizer_at
 from ui.session.run_spec import OPENAI
 from ui.session.runs import (
     Run,
     load_run,
     run_specs,
     texts_of,
-    tokenizer_at,
     trained_vocab_size,
     view_tokenizer,
     view_vocab_size,

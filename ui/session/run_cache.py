@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
+from functools import partial
 
 import streamlit as st
 
@@ -53,16 +54,27 @@ def train_cached(
     session cancels or goes), so the pages of everyone else do not wait on them.
     """
     here = trains_here(texts, vocab_size, "none" if kind is RunKind.WORD_COUNTS else pattern)
+    # typed partials: each trainer with its own first argument and keywords, checked here
     if kind is RunKind.WORD_COUNTS:
-        function, text = train_word_counts, "\n".join(texts)
-        settings: dict[str, object] = {"special_tokens": special_tokens, "min_count": min_count}
+        job = partial(
+            train_word_counts,
+            "\n".join(texts),
+            vocab_size,
+            special_tokens=special_tokens,
+            min_count=min_count,
+            tie_rule=tie_rule,
+        )
     else:
-        function, text = train, list(texts)
-        settings = {"pattern": pattern, "special_tokens": special_tokens, "min_count": min_count}
-    settings["tie_rule"] = tie_rule
-    if here:
-        return function(text, vocab_size, progress=_progress, **settings)
-    return in_a_child(function, text, vocab_size, progress=_progress, **settings)
+        job = partial(
+            train,
+            list(texts),
+            vocab_size,
+            pattern=pattern,
+            special_tokens=special_tokens,
+            min_count=min_count,
+            tie_rule=tie_rule,
+        )
+    return job(progress=_progress) if here else in_a_child(job, progress=_progress)
 
 
 @st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)

@@ -10,6 +10,7 @@ import functools
 import hashlib
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeGuard
 
 import regex
 
@@ -131,8 +132,7 @@ class RunSpec:
             raise TypeError("special_tokens is not a list of strings")
         vocab_size, min_count = data["vocab_size"], data["min_count"]
         holdout_percent = data.get("holdout_percent", 0)
-        numbers = (vocab_size, min_count, holdout_percent)
-        if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+        if not (_whole(vocab_size) and _whole(min_count) and _whole(holdout_percent)):
             raise TypeError("vocab_size, min_count and holdout_percent must be whole numbers")
         return cls(
             name=str(data["name"]),
@@ -146,6 +146,11 @@ class RunSpec:
             tie_rule=TieRule(data.get("tie_rule", DEFAULT_TIE_RULE)),
             holdout_percent=holdout_percent,
         )
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    """Whether a value read from JSON is a whole number (True and False are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def text_key(texts: tuple[str, ...]) -> str:

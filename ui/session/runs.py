@@ -210,7 +210,8 @@ def texts_of(spec: RunSpec) -> tuple[str, ...]:
 
 def _documents(spec: RunSpec) -> tuple[str, ...]:
     """What the session keeps for a run: its corpus, or the text of its loaded file."""
-    return st.session_state[keys.TEXTS].get(spec.text_key, ())
+    texts: dict[str, tuple[str, ...]] = st.session_state[keys.TEXTS]
+    return texts.get(spec.text_key, ())
 
 
 def train_spec(

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import streamlit as st
 
 from ui.session import state as keys
 from ui.session.runs import Run, texts_of
 from ui.views.token_view import COLOR_LABELS, corpus_excerpt, text_with_menu
+
+
+class DisplayOptions(TypedDict):
+    """The display controls' values, as tokens_html_cached's keyword arguments."""
+
+    color_by: str
+    show_ids: bool
+    visible_whitespace: bool
+    colorblind: bool
 
 
 def text_input(run: Run) -> str:
@@ -22,14 +33,14 @@ def text_input(run: Run) -> str:
     )
 
 
-def display_options() -> dict[str, object]:
+def display_options() -> DisplayOptions:
     """The colour and display controls, folded away, as keyword arguments for
     tokens_html_cached."""
     with st.expander("Display: colours, ids, whitespace", icon=":material/tune:"):
         return display_controls()
 
 
-def display_controls() -> dict[str, object]:
+def display_controls() -> DisplayOptions:
     """The colour radio and the three toggles, read as tokens_html_cached's keyword arguments."""
     color_by = st.radio(
         "Colour by",

@@ -14,20 +14,20 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 from dataclasses import replace
-from typing import Any
 
 import streamlit as st
 
 from explorer.base.numbers import whole_number_or_none
 from ui.session import state as keys
 from ui.session.encode_place import EncodePlace, encode_place, set_encode_place
+from ui.session.state import State
 
 SPEEDS = (0.5, 1, 2, 4)  # steps per second: slow enough to read each narration
 DEFAULT_SPEED = 1
 MAX_LINK_STEP = 10**6  # more steps than any trace of MAX_TRACE_CHARS has
 
 
-def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, str]) -> None:
+def seed_from_link(state: State, params: MutableMapping[str, str]) -> None:
     """A session's first look at the section takes its text and step from the URL.
 
     >>> state = {}
@@ -51,7 +51,7 @@ def seed_from_link(state: MutableMapping[str, Any], params: MutableMapping[str, 
     set_encode_place(state, replace(encode_place(state), step=step or 0))
 
 
-def follow_trace(state: MutableMapping[str, Any], identity: str, last: int) -> int:
+def follow_trace(state: State, identity: str, last: int) -> int:
     """The step on screen for this trace: 0 for a new trace (a linked step is kept the
     first time), and never past its last step.
 
@@ -70,14 +70,14 @@ def follow_trace(state: MutableMapping[str, Any], identity: str, last: int) -> i
     return place.step
 
 
-def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
+def step_by(state: State, delta: int, last: int) -> None:
     """Back or Step: pause and move, staying within 0..last."""
     place = encode_place(state)
     step = max(0, min(last, place.step + delta))
     set_encode_place(state, replace(place, step=step, playing=False))
 
 
-def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
+def toggle_play(state: State, last: int) -> None:
     """Play from the step on screen (from 0 when at the end), or pause."""
     place = encode_place(state)
     if place.playing:
@@ -87,7 +87,7 @@ def toggle_play(state: MutableMapping[str, Any], last: int) -> None:
     set_encode_place(state, replace(place, step=step, playing=True))
 
 
-def tick(state: MutableMapping[str, Any], last: int) -> None:
+def tick(state: State, last: int) -> None:
     """One tick of playback: the next step; at the last, stop there."""
     place = encode_place(state)
     if not place.playing:
@@ -96,7 +96,7 @@ def tick(state: MutableMapping[str, Any], last: int) -> None:
     set_encode_place(state, replace(place, step=step, playing=step < last))
 
 
-def wanted_timer(state: MutableMapping[str, Any]) -> float | None:
+def wanted_timer(state: State) -> float | None:
     """Seconds between ticks while playing; None when paused."""
     if not encode_place(state).playing:
         return None

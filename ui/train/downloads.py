@@ -51,7 +51,9 @@ def download_files(
         Download(
             "tokenizer_json",
             "Hugging Face (tokenizer.json)",
-            lambda: tokenizer_json(tokenizer, tie_rule=history and history.tie_rule),
+            lambda: tokenizer_json(
+                tokenizer, tie_rule=None if history is None else history.tie_rule
+            ),
             f"{stem}.tokenizer.json",
             "application/json",
         ),

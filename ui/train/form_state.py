@@ -12,7 +12,8 @@ import streamlit as st
 from ui.session import links
 from ui.session import state as keys
 from ui.session import train_inputs as form
-from ui.session.runs import RunSpec, add_run
+from ui.session.run_spec import RunSpec
+from ui.session.runs import add_run
 from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
 from ui.train import holdout as train_holdout
 from ui.train import tie_rule_form as ties

@@ -35,7 +35,9 @@ def merge_log(
             shown[token_id] = show_token(tokenizer.vocab[token_id], byte_symbols)
         return shown[token_id]
 
-    columns: dict[str, list] = {name: [] for name in ("merge", "id", "left", "right", "token")}
+    columns: dict[str, list[object]] = {
+        name: [] for name in ("merge", "id", "left", "right", "token")
+    }
     for number, (left, right) in enumerate(tokenizer.merges, start=1):
         columns["merge"].append(number)
         columns["id"].append(255 + number)

@@ -11,7 +11,7 @@ from ui.views.formatting import plural
 
 
 def progress_reporter(
-    show: Callable[[float, str], None], *, per_second: float = 20.0
+    show: Callable[[float, str], object], *, per_second: float = 20.0
 ) -> Callable[[str, int, int], None]:
     """A training progress callback that calls show(fraction, text) at most per_second times.
 

@@ -7,7 +7,8 @@ import streamlit as st
 from ui.server.child_jobs import JobCancelled
 from ui.session import state as keys
 from ui.session import train_inputs as form
-from ui.session.runs import RunSpec, add_run, train_spec
+from ui.session.run_spec import RunSpec
+from ui.session.runs import add_run, train_spec
 from ui.session.samples import SAMPLES, sample_text
 from ui.train import holdout as train_holdout
 from ui.train import progress

@@ -12,10 +12,9 @@ import streamlit as st
 from explorer import MergeHistory, Tokenizer, tokens_to_html
 from ui.session import state as keys
 from ui.session.holdout_split import split_of
-from ui.session.run_spec import RunKind, file_stem
+from ui.session.run_spec import RunKind, RunSpec, file_stem
 from ui.session.runs import (
     Run,
-    RunSpec,
     origin,
     texts_of,
     training_text_note,

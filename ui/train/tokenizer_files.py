@@ -151,8 +151,10 @@ def load_model() -> None:
     for item in loaded:  # read once: keep what was parsed
         if item.spec.kind is RunKind.IMPORTED:
             imported_cached(item.spec.text_key, item.texts[0], item.tokenizer)
-        if item.history is not None:
-            history_run_cached(item.spec.text_key, *item.texts, (item.tokenizer, item.history))
+        if item.history is not None:  # then its texts are the .model's and the history's
+            model_text, history_text = item.texts
+            parsed = (item.tokenizer, item.history)
+            history_run_cached(item.spec.text_key, model_text, history_text, parsed)
         add_run(item.spec, item.texts)
     state[keys.TRAIN_MODEL_LOADED] = done | {upload.file_id for upload in new}
 

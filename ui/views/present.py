@@ -14,12 +14,12 @@ screen the same stylesheet tightens the page's margins, whatever the toggle says
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, MutableMapping
-from typing import Any
+from collections.abc import Mapping
 
 import streamlit as st
 
 from ui.session import state as keys
+from ui.session.state import State
 from ui.views.formatting import excerpt
 from ui.views.theme_css import THEME_CSS
 
@@ -52,7 +52,7 @@ _NARROW = (
 )
 
 
-def present_from_url(state: MutableMapping[str, Any], query: Mapping[str, str]) -> bool:
+def present_from_url(state: State, query: Mapping[str, str]) -> bool:
     """Set the presenter toggle from `?present=` once per session; whether it is on."""
     if keys.SIDEBAR_PRESENT not in state:
         state[keys.SIDEBAR_PRESENT] = str(query.get("present", "")).lower() in TRUE_WORDS

@@ -30,7 +30,7 @@ def length_histogram(table: pd.DataFrame) -> alt.Chart:
     title = alt.TitleParams(
         "How long are the learned tokens?", subtitle="The 256 single bytes are left out"
     )
-    return (
+    chart: alt.Chart = (  # altair types mark_*() as returning Any
         alt.Chart(counts, title=title)
         .mark_bar()
         .encode(
@@ -49,9 +49,10 @@ def length_histogram(table: pd.DataFrame) -> alt.Chart:
             ],
         )
     )
+    return chart
 
 
-def length_by_step(table: pd.DataFrame, points: int = MAX_POINTS, bins: int = 60) -> alt.Chart:
+def length_by_step(table: pd.DataFrame, points: int = MAX_POINTS, bins: int = 60) -> alt.LayerChart:
     """Each merged token's length against its creation step, with the mean length drawn over.
 
     Above `points` merges only the longest token of each of `points` groups is drawn.
@@ -107,4 +108,8 @@ def length_by_step(table: pd.DataFrame, points: int = MAX_POINTS, bins: int = 60
         )
         + "; the orange line is the mean length",
     )
-    return alt.layer(scatter, line, title=title)
+    layers = alt.layer(scatter, line, title=title)
+    # alt.layer makes a FacetChart only when every layer has the same row/column/facet
+    # encoding; none of these has one
+    assert isinstance(layers, alt.LayerChart)
+    return layers

@@ -8,7 +8,7 @@ used, its graph and its descendants as chips.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 import streamlit as st
@@ -23,10 +23,10 @@ MAX_CHIPS = 80  # descendants drawn; the rest are counted
 PANEL_CHARS = 2_000  # the chosen token is shown this far (a token can be a whole text)
 
 
-def narration(row: pd.Series, labels: Mapping[int, str]) -> str:
+def narration(row: pd.Series, labels: pd.Series) -> str:
     """One sentence on how a token came to be, as Markdown (token text in code spans).
 
-    labels maps an id to its rendered token, for the parents.
+    labels maps an id to its rendered token (a Series indexed by id), for the parents.
     """
     token = code(repr_quoted(cut_cell(row["token"], PANEL_CHARS)))
     if row["kind"] == "byte":

@@ -69,6 +69,7 @@ def show_token(
         return
     by_id = table.set_index("id", drop=False)
     row = by_id.loc[token_id]
+    assert isinstance(row, pd.Series)  # one row, not a frame: a vocabulary's ids are unique
     graph_col, text_col = st.columns([3, 2], gap="large")
     with graph_col:
         st.graphviz_chart(lineage_graph(tokenizer, run.key, size, token_id))

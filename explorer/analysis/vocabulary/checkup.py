@@ -101,7 +101,8 @@ class CheckUp:
         """The ids of one of KINDS (None: not known for this tokenizer)."""
         if kind not in KINDS:
             raise ValueError(f"{kind!r} is not a check-up kind; choose one of {', '.join(KINDS)}")
-        return getattr(self, kind)
+        ids: tuple[int, ...] | None = getattr(self, kind)  # each of KINDS is a field of this type
+        return ids
 
     def counts(self) -> dict[str, int | None]:
         """How many tokens of each kind, keyed as KINDS (None: not known)."""

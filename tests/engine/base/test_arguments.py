@@ -50,6 +50,7 @@ CASES: list[tuple[str, Callable[[], Any], type[Exception], str]] = [
     ("words list", lambda: train_word_counts(["ab"], 300), TypeError, "word_counts must be"),
     ("merges triple", lambda: Tokenizer([(97, 98, 99)]), TypeError, "merges[0] must be a pair"),
     ("merges float", lambda: Tokenizer([(97.5, 98)]), TypeError, "merges[0][0]"),
+    ("merges pair iterator", lambda: Tokenizer([iter((97, 98))]), TypeError, "merges[0] must be"),
     ("merges str", lambda: Tokenizer("ab"), TypeError, "merges must be a list"),
     ("tokenizer pattern", lambda: Tokenizer(pattern=None), TypeError, "pattern must be"),
     ("tokenizer special", lambda: Tokenizer(special_tokens="<s>"), TypeError, "['<s>']"),

@@ -3,6 +3,8 @@ file that plays offline (ui/animate/lesson/page.py), built when the button is cl
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from explorer import MergeHistory
@@ -48,7 +50,7 @@ def passage_problem(run: Run, passage: str) -> str:
     return _passage_checks.get_or_make((run.key, passage), check, lambda _: len(passage))
 
 
-def lesson_builder(run: Run, history: MergeHistory, passage: str, steps: int):
+def lesson_builder(run: Run, history: MergeHistory, passage: str, steps: int) -> Callable[[], str]:
     """The lesson's HTML, made only when someone downloads it (it reads no session state)."""
     texts = texts_of(run.spec)  # read here, in the script: the download runs outside it
 

@@ -173,7 +173,7 @@ def _card_body(tokenizer: Tokenizer, history: MergeHistory, step: int) -> str:
     return _split_style(anim.merge_card_html(tokenizer, history.steps[step - 1]))[1]
 
 
-def _chart_values(history: MergeHistory, tokenizer: Tokenizer, last: int) -> dict[str, list]:
+def _chart_values(history: MergeHistory, tokenizer: Tokenizer, last: int) -> dict[str, list[Any]]:
     """Per step 0..last: the merged pair's count (none at 0), corpus tokens, the merge."""
     rows = [charts.step_row(history, step, tokenizer) for step in range(last + 1)]
     return {key: [row[key] for row in rows] for key in ("count", "tokens", "merge")}

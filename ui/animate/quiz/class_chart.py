@@ -32,7 +32,7 @@ def answers_chart(
     )
     domain = [HIDDEN] if winner is None else [RIGHT, OTHER]
     colours = ["#4c78a8"] if winner is None else ["#2e7d32", "#9e9e9e"]
-    return (
+    chart: alt.Chart = (  # altair types mark_*() as returning Any
         alt.Chart(rows, title="The class's answers")
         .mark_bar()
         .encode(
@@ -52,3 +52,4 @@ def answers_chart(
         )
         .properties(height=240)
     )
+    return chart

@@ -7,9 +7,6 @@ answer stays on screen at that step with the counts of every option.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
-from typing import Any
-
 import streamlit as st
 
 from explorer import MergeHistory
@@ -20,6 +17,7 @@ from ui.animate.quiz import class_panel
 from ui.animate.quiz import questions as quiz
 from ui.session import state as keys
 from ui.session.runs import Run, origin
+from ui.session.state import State
 from ui.views.formatting import markdown_text
 from ui.views.present import presenting
 from ui.views.token_text import pair_text
@@ -60,7 +58,7 @@ def pair_panel(run: Run, history: MergeHistory, step: int, last: int) -> None:
             show_table(run, history, step)
 
 
-def _playing_fast(state: MutableMapping[str, Any]) -> bool:
+def _playing_fast(state: State) -> bool:
     """Playing more than one step a tick: a table a tick would cost several merges each."""
     if not state.get(keys.ANIMATE_PLAYING):
         return False

@@ -22,13 +22,13 @@ its own score:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from explorer.analysis.pairs.pair_table import FIRST_OCCURRENCE, PairTable, describe_tie
 from ui.animate import playback
 from ui.session import state as keys
+from ui.session.state import State
 
 CHOICES = 5  # pairs to choose among (more when more are tied with the winner)
 
@@ -98,7 +98,7 @@ def make_question(
     )
 
 
-def record(state: MutableMapping[str, Any], outcome: Outcome) -> None:
+def record(state: State, outcome: Outcome) -> None:
     """Keep the outcome to show, and count it (a skip is counted apart)."""
     score = state.get(keys.ANIMATE_QUIZ_SCORE) or Score()
     if outcome.picked is None:
@@ -109,7 +109,7 @@ def record(state: MutableMapping[str, Any], outcome: Outcome) -> None:
     state[keys.ANIMATE_QUIZ_OUTCOME] = outcome
 
 
-def current_question(state: MutableMapping[str, Any], last: int) -> Question | None:
+def current_question(state: State, last: int) -> Question | None:
     """The question asked at the step on screen, if the quiz is on and one was asked."""
     question = state.get(keys.ANIMATE_QUIZ_QUESTION)
     if not state.get(keys.ANIMATE_QUIZ) or not isinstance(question, Question):
@@ -117,7 +117,7 @@ def current_question(state: MutableMapping[str, Any], last: int) -> Question | N
     return question if question.step == playback.shown_step(state, last) else None
 
 
-def reveal(state: MutableMapping[str, Any], last: int) -> None:
+def reveal(state: State, last: int) -> None:
     """The Reveal button: judge the pick, then show the merge (the next step)."""
     question = current_question(state, last)
     pick = state.get(keys.ANIMATE_QUIZ_PICK)
@@ -126,7 +126,7 @@ def reveal(state: MutableMapping[str, Any], last: int) -> None:
         playback.step_by(state, 1, last)
 
 
-def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
+def step_by(state: State, delta: int, last: int) -> None:
     """Animate's step buttons (and their ← → keys): in the quiz, a step forward reveals
     the answer picked, or counts as a skip; then the step moves as always."""
     question = current_question(state, last)
@@ -136,7 +136,7 @@ def step_by(state: MutableMapping[str, Any], delta: int, last: int) -> None:
     playback.step_by(state, delta, last)
 
 
-def reset(state: MutableMapping[str, Any]) -> None:
+def reset(state: State) -> None:
     """Start the score again."""
     state[keys.ANIMATE_QUIZ_SCORE] = Score()
     state.pop(keys.ANIMATE_QUIZ_OUTCOME, None)

@@ -38,10 +38,10 @@ def _three_figures(value: float) -> int:
 
 
 def overlay_chart(
-    frame: pd.DataFrame, measure: Measure, view_size: int, subtitle: str
+    frame: pd.DataFrame, measure: Measure, view_size: int, subtitle: list[str]
 ) -> alt.LayerChart:
     """Lines of `measure` per run over a log vocab-size axis; hovering shows every run's
-    value at the size under the pointer."""
+    value at the size under the pointer. `subtitle`: its lines."""
     runs = list(dict.fromkeys(frame[RUN]))
     # one legend for colour and dash (Vega-Lite merges them); names that would not fit
     # in one row on a phone go one to a row
@@ -83,11 +83,12 @@ def overlay_chart(
     points = hover_points(base, x, y, color, tooltip, size_field=SIZE)
     high = frame[SIZE].max() if not frame.empty else view_size
     at_right = view_size > (256 * high) ** 0.5  # past the middle of a log axis
-    return (
+    chart: alt.LayerChart = (  # altair types configure_*() as returning Any
         alt.layer(lines, points, *view_marks(view_size, x, at_right=at_right))
         .properties(title=alt.TitleParams(TITLE, subtitle=subtitle, anchor="start"), height=400)
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
+    return chart
 
 
 def _ticks(frame: pd.DataFrame) -> list[int]:

@@ -17,7 +17,7 @@ NUMBER_FORMATS = {".2f": "%.2f", ".3f": "%.3f", ".1%": "percent"}
 def measures_frame(figures: Sequence[RunFigures], size: int) -> pd.DataFrame:
     """One row per run that has `size`: its five measures there, and which it is best at."""
     present = [f for f in figures if size in f.by_size]
-    rows = [{"Run": f.name} for f in present]
+    rows: list[dict[str, object]] = [{"Run": f.name} for f in present]
     best_in: list[list[str]] = [[] for _ in present]
     for measure in MEASURES.values():
         values = [measure.value(f.by_size[size]) for f in present]

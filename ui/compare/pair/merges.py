@@ -88,11 +88,11 @@ def scatter_chart(frame: pd.DataFrame, a: Side, b: Side) -> alt.LayerChart:
         "same merge; above it, B learned it later. Hover for the token; drag to pan, scroll "
         "to zoom."
     )
-    return (
-        alt.layer(diagonal, points)
-        .properties(title=alt.Title(TITLE, subtitle=subtitle), height=420)
-        .interactive()
-    )
+    layers = alt.layer(diagonal, points)
+    # alt.layer makes a FacetChart only when every layer has the same row/column/facet
+    # encoding; none of these has one
+    assert isinstance(layers, alt.LayerChart)
+    return layers.properties(title=alt.Title(TITLE, subtitle=subtitle), height=420).interactive()
 
 
 def lone_frame(merges: Sequence[LoneMerge]) -> pd.DataFrame:
@@ -169,16 +169,16 @@ def divergence_sentence(diff: MergeDiff, a: Side, b: Side) -> str:
     first = diff.first_divergence
     if first is None:
         return "A and B learned the same merges in the same order."
-    ahead = merge_tokens_at(a, first), merge_tokens_at(b, first)
-    if None in ahead:
-        shorter = "A" if ahead[0] is None else "B"
+    at_a, at_b = merge_tokens_at(a, first), merge_tokens_at(b, first)
+    if at_a is None or at_b is None:
+        shorter = "A" if at_a is None else "B"
         last = fmt_int(first - 1)
         return f"A and B agree merge for merge until {shorter} stops, after merge {last}."
     agreed = "merge" if first == 2 else plural(first - 1, "merge")
     before = "A and B part" if first == 1 else f"A and B agree on their first {agreed}, then part"
     return (
-        f"{before} at merge {fmt_int(first)}: A makes “{markdown_text(ahead[0])}”, "
-        f"B makes “{markdown_text(ahead[1])}”."
+        f"{before} at merge {fmt_int(first)}: A makes “{markdown_text(at_a)}”, "
+        f"B makes “{markdown_text(at_b)}”."
     )
 
 
