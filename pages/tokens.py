@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.session import links
+from ui.session.links import urls
 from ui.session.runs import (
     current_run_or_error,
     trained_vocab_size,
@@ -38,7 +38,7 @@ def main() -> None:
         f"{fmt_int(full)} ({plural(size - 256, 'merge')}): change either in the sidebar."
     )
     text = text_input(run)
-    links.update(st.query_params, {"text": links.link_text(text)})  # a short text goes in links
+    urls.update(st.query_params, {"text": urls.link_text(text)})  # a short text goes in links
     options = display_options()
     if not text:
         st.info("Type or paste some text above to see its tokens.")

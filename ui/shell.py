@@ -32,8 +32,9 @@ from ui.classroom import session as classroom
 from ui.classroom.panel import class_sidebar, class_top
 from ui.server.gc_tuning import freeze_after_first_run
 from ui.server.run_events import keep_finished_runs
-from ui.session import link_notices, links
 from ui.session import state as keys
+from ui.session.links import notices as link_notices
+from ui.session.links import urls
 from ui.session.markdown import markdown_text
 from ui.session.opening import init_session, retrain_from_link
 from ui.session.run_cache import preload_bundled
@@ -116,7 +117,7 @@ def run_app() -> None:
     if run is not None:
         view = view_vocab_size(run)
         full = trained_vocab_size(run)
-        links.sync_url(st.query_params, page.url_path, run.spec, view if view < full else None)
+        urls.sync_url(st.query_params, page.url_path, run.spec, view if view < full else None)
     _this_run.inside_app = True
     try:
         page.run()

@@ -3,7 +3,7 @@
 Not a test. Two parts, each in a fresh process so the peak RSS is its own:
 
 1. `engine`: each bundled sample trained in-process at the largest vocab size a link may
-   ask of it (ui/session/link_budget.py), with no pattern and with its own preset:
+   ask of it (ui/session/links/budget.py), with no pattern and with its own preset:
    seconds, peak RSS, the longest token and the bytes a stored run would take.
 2. `link`: the app opened by AppTest as a new session from a link (by default issue 21's
    `/?sample=shakespeare&vocab=50000&pattern=none`), with a fresh runs folder: seconds for
@@ -42,7 +42,7 @@ def engine_point(sample_key: str, pattern: str) -> dict[str, object]:
     from explorer import train
     from explorer.files.formats import model_text
     from explorer.files.history_file import history_json
-    from ui.session.link_budget import link_vocab_size
+    from ui.session.links.budget import link_vocab_size
     from ui.session.samples import SAMPLES, sample_text
 
     text = sample_text(sample_key)

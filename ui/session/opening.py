@@ -5,8 +5,8 @@
 retrains a bundled sample; a key the server no longer has opens the default sample with
 a notice.
 
-What the link's values say is read in ui/session/link_reading.py, without side effects;
-here the session gets the run, and the notes (ui/session/link_notices.py) on values left
+What the link's values say is read in ui/session/links/reading.py, without side effects;
+here the session gets the run, and the notes (ui/session/links/notices.py) on values left
 out or lowered, shown on the page while the linked run is the one on screen.
 """
 
@@ -23,7 +23,7 @@ from explorer.encoding.pretokenize import PatternError, preset_name, resolve_pat
 from ui.server.lru import SharedLru
 from ui.session import run_store
 from ui.session import state as keys
-from ui.session.link_notices import (
+from ui.session.links.notices import (
     LinkNotes,
     RunNotFound,
     add_link_note,
@@ -33,7 +33,7 @@ from ui.session.link_notices import (
     set_pattern_not_used,
     set_run_not_found,
 )
-from ui.session.link_reading import LinkedSample, link_number, pattern_not_used, read_sample_link
+from ui.session.links.reading import LinkedSample, link_number, pattern_not_used, read_sample_link
 from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, first_words, run_name, text_key
 from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec, train_spec

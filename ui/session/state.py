@@ -49,7 +49,7 @@ class State(Protocol):
 RUNS = "runs"  # dict[name, RunSpec], oldest first
 TEXTS = "texts"  # dict[text key, tuple of documents]
 PENDING_RUN = "pending_run"  # a run to make current at the start of the next rerun
-# what opening a link has to say: typed values, read and written by ui/session/link_notices.py
+# what opening a link has to say: typed values, read and written by ui/session/links/notices.py
 LINK_NOTES = "link_notes"  # a LinkNotes: the link's values left out or lowered, for its run
 LINK_NOTICE = "link_notice"  # a RunNotFound: the link's run is not on this server
 LINK_PATTERN_NOTICE = "link_pattern_notice"  # a PatternNotUsed: the link's pattern, refused

@@ -5,7 +5,7 @@ picks a word of the page's text; the stage shows the current chunk's tokens, eve
 adjacent pair that has a merge with its number, the lowest marked, and the result, with
 Back / Step / Play as on Animate (keys ← → P); its state and callbacks are in
 ui/tokens/encode_playback.py. The text and step go into the page's URL (encode=,
-encode_step=; see ui/session/links.py).
+encode_step=; see ui/session/links/urls.py).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import streamlit as st
 from explorer import Tokenizer, render_token
 from explorer.encoding.encode_trace import MAX_TRACE_CHARS, EncodeTrace, trace_chunk, trace_encoding
 from ui.classroom import following, step_follow, teaching
-from ui.session import links
 from ui.session import state as keys
 from ui.session.encode_place import encode_place
+from ui.session.links import urls
 from ui.tokens import encode_story as story
 from ui.tokens.encode_playback import (
     DEFAULT_SPEED,
@@ -77,7 +77,7 @@ def section(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: str)
         on_change="rerun",
     )
     if not expander.open:
-        links.update(st.query_params, {"encode": None, "encode_step": None})
+        urls.update(st.query_params, {"encode": None, "encode_step": None})
         return
     with expander:
         text = text_input(tokenizer, run_key, vocab_size, page_text)
@@ -132,7 +132,7 @@ def text_input(tokenizer: Tokenizer, run_key: str, vocab_size: int, page_text: s
         disabled=not words,
     )
     text = str(state.get(keys.TOKENS_ENCODE_TEXT) or "")
-    links.update(st.query_params, {"encode": links.link_text(text)})
+    urls.update(st.query_params, {"encode": urls.link_text(text)})
     return text
 
 
@@ -150,7 +150,7 @@ def stage_view(tokenizer: Tokenizer, trace: EncodeTrace, interval: float | None)
     teaching.publish(
         page="tokens", encode_text=str(state.get(keys.TOKENS_ENCODE_TEXT) or ""), encode_step=number
     )
-    links.update(st.query_params, {"encode_step": str(number) if number else None})
+    urls.update(st.query_params, {"encode_step": str(number) if number else None})
     with st.container(key=keys.TOKENS_ENCODE_STAGE):
         show_step(tokenizer, trace, number)
     if not presenting():

@@ -9,9 +9,9 @@ from typing import Any
 
 import streamlit as st
 
-from ui.session import links
 from ui.session import state as keys
 from ui.session import train_inputs as form
+from ui.session.links import urls
 from ui.session.run_spec import RunSpec
 from ui.session.runs import add_run
 from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
@@ -21,7 +21,7 @@ from ui.train import tie_rule_form as ties
 
 def init_form(spec: RunSpec) -> None:
     """Start the form from the current run when it is a sample (as the URL may have chosen)."""
-    sample = links.sample_of(spec)
+    sample = urls.sample_of(spec)
     pattern = spec.pattern if sample else SAMPLES[DEFAULT_SAMPLE].pattern
     choice, regex = form.pattern_choice(pattern)
     defaults: dict[str, Any] = {

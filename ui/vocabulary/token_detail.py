@@ -6,8 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from explorer import Tokenizer
-from ui.session import links
 from ui.session import state as keys
+from ui.session.links import urls
 from ui.session.runs import Run
 from ui.views.cells import cut_cell
 from ui.vocabulary.lineage import (
@@ -64,7 +64,7 @@ def show_token(
     """The chosen token: its lineage graph, how it was made, and what was built from it."""
     st.header("A token's lineage")
     token_id = choose_token(table, rows, query, run, typed)
-    links.update(st.query_params, {"token": None if token_id is None else str(token_id)})
+    urls.update(st.query_params, {"token": None if token_id is None else str(token_id)})
     if token_id is None:
         return
     by_id = table.set_index("id", drop=False)

@@ -20,7 +20,7 @@ from ui.session.train_inputs import Corpus, training_spec
 
 PAGES = ["train", "animate", "tokens", "vocabulary", "compare"]
 HOSTILE = ["²", "9" * 5000, "-1", "1e3", "", "\x00", "[Log in again](https:evil.example)", "٣"]
-# every parameter a page reads from its URL (ui/session/links.py), but run= and sample=
+# every parameter a page reads from its URL (ui/session/links/urls.py), but run= and sample=
 PAGE_PARAMS = [
     "vocab", "pattern", "tie_rule", "holdout", "view", "token", "text", "encode",
     "encode_step", "animate_step", "present",

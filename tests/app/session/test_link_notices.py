@@ -1,12 +1,12 @@
-"""A link's notes and notices are typed values in session state (ui/session/link_notices.py),
+"""A link's notes and notices are typed values in session state (ui/session/links/notices.py),
 and a link's sample settings are read without touching the session or training
-(ui/session/link_reading.py)."""
+(ui/session/links/reading.py)."""
 
 from __future__ import annotations
 
-from ui.session import link_notices as notices
 from ui.session import state as keys
-from ui.session.link_reading import read_sample_link
+from ui.session.links import notices
+from ui.session.links.reading import read_sample_link
 from ui.session.samples import DEFAULT_SAMPLE, SAMPLES
 
 

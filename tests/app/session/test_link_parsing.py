@@ -8,9 +8,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from explorer.encoding.pretokenize import PRESETS
-from ui.session import link_budget
 from ui.session.encode_place import encode_place
-from ui.session.link_reading import SHOWN_VALUE_CHARS, read_link_number
+from ui.session.links import budget as link_budget
+from ui.session.links.reading import SHOWN_VALUE_CHARS, read_link_number
 from ui.session.opening import MAX_TOKEN_ID
 from ui.session.runs import MAX_APP_VOCAB_SIZE
 from ui.tokens.encode_playback import MAX_LINK_STEP, seed_from_link
@@ -23,7 +23,7 @@ LINK_VALUES = st.one_of(
     st.integers(min_value=1, max_value=6000).map(lambda n: "9" * n),
     st.sampled_from(["²", "-1", "1e3", "", " 7", "+7", "1_000", "٣", "0x10", "7.0", "∞"]),
 )
-# (parameter, low, high) as ui/session/link_reading.py and ui/tokens/encode_playback.py read them
+# (parameter, low, high) as ui/session/links/reading.py and ui/tokens/encode_playback.py read them
 LINK_NUMBERS = [
     ("view", 256, MAX_APP_VOCAB_SIZE),
     ("token", 0, MAX_TOKEN_ID),

@@ -3,7 +3,7 @@ settings read into the run they name.
 
 Every number in a link goes through explorer.base.numbers (a superscript, a number of
 thousands of digits, `-1` or `1e3` is left out, with a note saying so), and what a link
-may train is bounded (ui/session/link_budget.py): a larger vocab size is lowered, with a
+may train is bounded (ui/session/links/budget.py): a larger vocab size is lowered, with a
 note. Nothing here touches the session or trains: ui/session/opening.py does, with what
 these return.
 """
@@ -22,8 +22,8 @@ from explorer.encoding.pretokenize import (
 )
 from explorer.training.holdout import MAX_PERCENT, MIN_PERCENT, HoldoutError, split_holdout
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
-from ui.session import link_budget
-from ui.session.link_notices import PatternNotUsed
+from ui.session.links import budget as link_budget
+from ui.session.links.notices import PatternNotUsed
 from ui.session.run_spec import RunSpec
 from ui.session.runs import MAX_APP_VOCAB_SIZE
 from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, Sample, sample_text
@@ -103,7 +103,7 @@ def _holdout_param(params: Mapping[str, str], texts: tuple[str, ...], notes: lis
 def _within_budget(
     vocab_size: int, title: str, texts: tuple[str, ...], pattern: str, notes: list[str]
 ) -> int:
-    """The vocab size a link may train on these texts (ui/session/link_budget.py); a lowered
+    """The vocab size a link may train on these texts (ui/session/links/budget.py); a lowered
     one adds a note saying what the link asked for."""
     corpus_bytes = sum(len(text.encode("utf-8", "surrogatepass")) for text in texts)
     allowed = link_budget.link_vocab_size(vocab_size, corpus_bytes, pattern)
