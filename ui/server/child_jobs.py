@@ -46,7 +46,7 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from queue import Empty, Queue
-from typing import IO, Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 from ui.server.job_child import HEADER, Progress
 
@@ -190,7 +190,8 @@ class JobRunner:
         try:
             reader.start()
             _send_job(child, job)
-            return self._follow(child, messages, progress, still_wanted)
+            # the child ran the job's function, whose result is a T, and pickled it back
+            return cast(T, self._follow(child, messages, progress, still_wanted))
         finally:
             _end(child)
             reader.join(timeout=5)
@@ -320,15 +321,17 @@ def _rebuilt(error: tuple[str, str, bytes | None, str]) -> BaseException:
     module, name, pickled, message = error
     if pickled is not None:
         try:
-            return pickle.loads(pickled)
+            unpickled = pickle.loads(pickled)
         except Exception:  # an exception class that does not round-trip
-            pass
+            unpickled = None
+        if isinstance(unpickled, BaseException):
+            return unpickled
     try:
         kind = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError):
         kind = JobError
     if not (isinstance(kind, type) and issubclass(kind, Exception)):
         kind = JobError
-    rebuilt = kind.__new__(kind)
+    rebuilt: BaseException = kind.__new__(kind)
     Exception.__init__(rebuilt, message)
     return rebuilt
