@@ -99,9 +99,10 @@ def _throttled(send: Callable[[tuple[str, Any]], None]) -> Progress:
 
 
 def _error_shape(exc: Exception) -> tuple[str, str, bytes | None, str]:
+    pickled: bytes | None
     try:
-        pickled: bytes | None = pickle.dumps(exc)
-        pickle.loads(pickled)
+        pickled = pickle.dumps(exc)
+        pickle.loads(pickled)  # it must round-trip, or the parent rebuilds it
     except Exception:  # rebuilt from class and message instead
         pickled = None
     kind = type(exc)
