@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 Value = TypeVar("Value")
 
@@ -79,14 +79,15 @@ class SharedLru:
         >>> cache.get_or_make("k", lambda: [1], len), cache.get_or_make("k", lambda: [2], len)
         ([1], [1])
         """
-        found = self.get(key)
+        # subtle: a key holds what one `make` made, so a value kept under it is a Value
+        found = cast("Value | None", self.get(key))
         if found is not None:
             return found
         with self._lock:
             making = self._making.setdefault(key, threading.Lock())
         try:
             with making:
-                found = self.get(key)  # made while this session waited
+                found = cast("Value | None", self.get(key))  # made while this one waited
                 if found is None:
                     found = make()
                     self.put(key, found, weight(found))
