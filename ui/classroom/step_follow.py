@@ -22,8 +22,13 @@ subtle: Streamlit 1.67 names fragments (`st.fragment(key=...)`) and reruns a nam
 since that would end the run in progress mid-way (their spec leaves data-driven reruns
 out: streamlit/streamlit#15755). Ending the poll's run is all the poll wants: it draws
 nothing. So `rerun_fragment` asks the script runner for what `st.rerun("key")` asks for
-(a fragment-scoped RerunData naming the fragment), through Streamlit's script-run context,
-and reruns the whole page instead when any of that is missing.
+(a fragment-scoped RerunData naming the fragment) through the one door to Streamlit's
+internals (ui/server/streamlit_internals.py), and reruns the whole page instead when any
+of that is missing. Why not make the step fragment itself the poller
+(`st.fragment(run_every=...)` + `st.rerun(scope="fragment")`, all public): a fragment
+redraws everything it shows on each tick, so every idle poll would cost the step
+fragment's 13 elements instead of none, ~3x the server's CPU a poll
+(docs/streamlit-internals.md).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import streamlit as st
 
 from ui.classroom.model import ClassView, Place
 from ui.classroom.session import follow_place, mark_seen
+from ui.server.streamlit_internals import ask_fragment_rerun
 from ui.session import state as keys
 
 
@@ -155,25 +161,9 @@ def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str
 def rerun_fragment(key: str) -> None:
     """End the fragment running now and rerun the fragment named `key` alone, as
     `st.rerun("key")` does from a callback; the whole app when Streamlit cannot."""
-    try:  # subtle: Streamlit's own runtime, imported here: without it, the whole page
-        from streamlit.runtime.scriptrunner import RerunData, get_script_run_ctx
-
-        ctx = get_script_run_ctx()
-        ids = ctx.fragment_storage.resolve_target(key) if ctx and ctx.script_requests else []
-    except Exception:  # another Streamlit, or the fragment is not drawn: the whole page
-        ids = []
-    if not ids:
+    asked = ask_fragment_rerun(key)
+    if asked is None:  # another Streamlit, or the fragment is not drawn: the whole page
         st.rerun()
-    asked = ctx.script_requests.request_rerun(
-        RerunData(
-            query_string=ctx.query_string,
-            page_script_hash=ctx.page_script_hash,
-            fragment_id_queue=ids,
-            is_fragment_scoped_rerun=True,
-            cached_message_hashes=ctx.cached_message_hashes,
-            context_info=ctx.context_info,
-        )
-    )
     if not asked:  # the session is stopping
         st.stop()
     st.empty()  # a yield point: the script runner takes the request here (as st.rerun)
