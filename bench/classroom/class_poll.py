@@ -24,10 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
 from harness import app_server
 from harness.ws_client import StreamlitClient, connected
+from ui.server.streamlit_internals import ForwardMsg
 
 HERE = Path(__file__).resolve().parents[2]
 
