@@ -33,9 +33,7 @@ fragment's 13 elements instead of none, ~3x the server's CPU a poll
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 import streamlit as st
 
@@ -43,6 +41,7 @@ from ui.classroom.model import ClassView, Place
 from ui.classroom.session import follow_place, mark_seen
 from ui.server.streamlit_internals import ask_fragment_rerun
 from ui.session import state as keys
+from ui.session.state import State
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,7 @@ class StepFragment:
     last: int
 
 
-def offer(state: MutableMapping[str, Any], page: str, key: str, last: int) -> None:
+def offer(state: State, page: str, key: str, last: int) -> None:
     """Called by a page as it draws its step fragment: a follow may rerun that alone.
 
     >>> state = {"class_seat": "a seat"}
@@ -90,9 +89,7 @@ def only_the_step_moved(before: ClassView | None, after: ClassView) -> bool:
     return same_but_step == after
 
 
-def fragment_for(
-    state: MutableMapping[str, Any], view: ClassView, page: str
-) -> StepFragment | None:
+def fragment_for(state: State, view: ClassView, page: str) -> StepFragment | None:
     """The step fragment that can show the class's move alone on this student's page, or
     None when the whole page must rerun."""
     offered = state.get(keys.CLASS_STEP_FRAGMENT)
@@ -118,7 +115,7 @@ def shown_step(place: Place) -> int:
     return place.encode_step if place.page == "tokens" else place.step
 
 
-def shown_nowhere(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
+def shown_nowhere(state: State, view: ClassView, page: str) -> bool:
     """Whether the class's move shows nowhere on this student's page: only the teacher's
     step moved, and the student stepped away (their own step is on screen) or is on
     another page than the teacher's, with the class's run (their steps are set for later).
@@ -130,7 +127,7 @@ def shown_nowhere(state: MutableMapping[str, Any], view: ClassView, page: str) -
     return page != view.place.page and on_class_run(state)
 
 
-def on_class_run(state: MutableMapping[str, Any]) -> bool:
+def on_class_run(state: State) -> bool:
     """Whether this student's session has the class's run and shows it (the sidebar's).
 
     >>> on_class_run({"class_run": "r", "runs": {"r": 1}, "sidebar_run": "r"})
@@ -142,7 +139,7 @@ def on_class_run(state: MutableMapping[str, Any]) -> bool:
     return run_name in state.get(keys.RUNS, {}) and state.get(keys.SIDEBAR_RUN) == run_name
 
 
-def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
+def followed_lightly(state: State, view: ClassView, page: str) -> bool:
     """Follow the class's move without rerunning the page, where it can be: nothing to
     draw (True), or the step's fragment alone (this run ends here); False when the whole
     page must rerun (following.follow_class then)."""
