@@ -33,10 +33,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import ClientConnection, connect
+
+from ui.server.streamlit_internals import BackMsg, ForwardMsg, WidgetState
 
 FINISHED = ForwardMsg.ScriptFinishedStatus
 RUN_ENDS = {
@@ -173,7 +172,7 @@ class StreamlitClient:
         if message.delta.WhichOneof("type") != "new_element":
             return
         element = message.delta.new_element
-        kind = element.WhichOneof("type")
+        kind = str(element.WhichOneof("type"))  # a new element always has one
         inner = getattr(element, kind)
         key = widget_key(getattr(inner, "id", "") or "")
         if key is not None:
@@ -193,7 +192,10 @@ class StreamlitClient:
 
 
 @asynccontextmanager
-async def connected(port: int, kind: type[Client] = StreamlitClient) -> AsyncIterator[Client]:
+async def connected(
+    port: int,
+    kind: type[Client] = StreamlitClient,  # type: ignore[assignment]  # python/mypy#3737
+) -> AsyncIterator[Client]:
     """A new session on the app at 127.0.0.1:port (closed, and so ended, on exit);
     `kind`: a subclass of StreamlitClient that reads more of what comes."""
     async with connect(

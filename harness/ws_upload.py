@@ -17,13 +17,16 @@ from __future__ import annotations
 import asyncio
 import urllib.request
 import uuid
-
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.Common_pb2 import FileUploaderState, UploadedFileInfo
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.proto.WidgetStates_pb2 import WidgetState
+from typing import Any
 
 from harness.ws_client import StreamlitClient
+from ui.server.streamlit_internals import (
+    BackMsg,
+    FileUploaderState,
+    ForwardMsg,
+    UploadedFileInfo,
+    WidgetState,
+)
 
 NO_XSRF = {"STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION": "false"}
 
@@ -49,7 +52,8 @@ async def upload(
     )
 
 
-async def _file_urls(client: StreamlitClient, request_id: str) -> object:
+async def _file_urls(client: StreamlitClient, request_id: str) -> Any:
+    """The server's answer to our request (a ForwardMsg.file_urls_response)."""
     while True:
         message = ForwardMsg()
         message.ParseFromString(await client.socket.recv())

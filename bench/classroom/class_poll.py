@@ -12,6 +12,11 @@ all. The 60-student lesson itself is bench/classroom/class_load.py.
     python -m bench.classroom.class_poll --students 60 --seconds 15   # at the app's own interval
     python -m bench.classroom.class_poll --students 60 --interval 0.5  # or another
 
+--poll step polls the page's step fragment instead (the one that draws the step: the
+first fragment whose elements arrive), as if it were the poller itself
+(`st.fragment(run_every=...)` on the step fragment, the design docs/streamlit-internals.md
+weighs against the follow fragment's rerun of it).
+
 Last line: `60 idle followers every I s: P polls in T s, server CPU C % of one core, M ms a poll`
 """
 
@@ -24,10 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
 from harness import app_server
 from harness.ws_client import StreamlitClient, connected
+from ui.server.streamlit_internals import ForwardMsg
 
 HERE = Path(__file__).resolve().parents[2]
 
@@ -42,29 +46,42 @@ class FragmentSpy:
         self.socket = socket
         self.fragment: str | None = None
         self.interval = 0.0  # its run_every, in seconds: the browser's timer
+        self.drawing: str | None = None  # the first fragment that draws: the step's
 
     async def recv(self) -> bytes:
-        raw = await self.socket.recv()
+        raw = await self.socket.recv()  # type: ignore[attr-defined]
         message = ForwardMsg()
         message.ParseFromString(raw)
         if message.WhichOneof("type") == "auto_rerun":
             self.fragment = message.auto_rerun.fragment_id
             self.interval = message.auto_rerun.interval
-        return raw
+        elif message.WhichOneof("type") == "delta" and message.delta.HasField("new_element"):
+            self.drawing = self.drawing or message.delta.fragment_id or None
+        return bytes(raw)
 
     async def send(self, data: bytes) -> None:
-        await self.socket.send(data)
+        await self.socket.send(data)  # type: ignore[attr-defined]
 
 
-async def poll(client: StreamlitClient, fragment: str) -> None:
-    """One timer tick of the follow fragment, as the browser sends it."""
+async def poll(client: StreamlitClient, fragment: str) -> int:
+    """One timer tick of the follow fragment, as the browser sends it: the elements drawn."""
     message = client.request(None)
     message.rerun_script.fragment_id = fragment
     await client.socket.send(message.SerializeToString())
-    await client.read_run(time.monotonic(), None)
+    return len((await client.read_run(time.monotonic(), None)).kinds)
 
 
-async def student(port: int, code: str, joined: asyncio.Event, start: list, polls: list) -> None:
+async def student(
+    port: int,
+    code: str,
+    joined: asyncio.Event,
+    start: list[float],
+    polls: list[int],
+    which: str = "follow",
+    drawn: list[int] | None = None,
+) -> None:
+    drawn = [] if drawn is None else drawn
+    client: StreamlitClient
     async with connected(port) as client:
         spy = FragmentSpy(client.socket)
         client.socket = spy  # type: ignore[assignment]
@@ -75,24 +92,35 @@ async def student(port: int, code: str, joined: asyncio.Event, start: list, poll
             await asyncio.sleep(0.05)
         if spy.fragment is None:
             raise RuntimeError("the student's page has no follow fragment")
+        polled = spy.drawing if which == "step" else spy.fragment
+        if polled is None:
+            raise RuntimeError("the student's page has no step fragment")
         polls.append(0)
         start[2] = start[2] or spy.interval  # the app's own timer, unless one was given
         await joined.wait()
         while time.monotonic() < start[1]:
             await asyncio.sleep(start[2])
-            await poll(client, spy.fragment)
+            drawn.append(await poll(client, polled))
             polls.append(1)
 
 
-async def measure(server: app_server.Server, students: int, interval: float, seconds: float) -> str:
+async def measure(
+    server: app_server.Server, students: int, interval: float, seconds: float, which: str
+) -> str:
+    teacher: StreamlitClient
     async with connected(server.port) as teacher:
         await teacher.rerun(page="animate")
         run = await teacher.rerun(trigger="class_start")
         found = (re.search(r"Teaching class (\w{5})", text) for text in run.texts)
         code = next(match.group(1) for match in found if match)
-        joined, start, polls = asyncio.Event(), [0.0, 0.0, interval], []
+        joined, start, polls, drawn = (
+            asyncio.Event(),
+            [0.0, 0.0, interval],
+            list[int](),
+            list[int](),
+        )
         tasks = [
-            asyncio.create_task(student(server.port, code, joined, start, polls))
+            asyncio.create_task(student(server.port, code, joined, start, polls, which, drawn))
             for _ in range(students)
         ]
         deadline = time.monotonic() + JOIN_SECONDS
@@ -105,10 +133,12 @@ async def measure(server: app_server.Server, students: int, interval: float, sec
         wall = time.monotonic() - start[0]
         used = server.cpu_seconds() - cpu
         count = sum(polls)
+    polled = " (polling the step fragment)" if which == "step" else ""
+    elements = sorted(drawn)[len(drawn) // 2] if drawn else 0
     return (
-        f"{students} idle followers every {start[2]} s: {count:,} polls in {wall:.1f} s, "
+        f"{students} idle followers{polled} every {start[2]} s: {count:,} polls in {wall:.1f} s, "
         f"server CPU {100 * used / wall:.1f} % of one core, "
-        f"{1000 * used / max(1, count):.2f} ms a poll"
+        f"{1000 * used / max(1, count):.2f} ms a poll ({elements} elements drawn)"
     )
 
 
@@ -119,11 +149,15 @@ def main() -> None:
         "--interval", type=float, default=0.0, help="seconds between polls (0: the app's own)"
     )
     parser.add_argument("--seconds", type=float, default=15, help="how long to measure")
+    parser.add_argument(
+        "--poll", choices=("follow", "step"), default="follow", help="the fragment each tick reruns"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         env = {"BPE_EXPLORER_RUNS_DIR": str(Path(folder) / "runs")}
         with app_server.running_server(Path(folder) / "server.log", env) as server:
-            print(asyncio.run(measure(server, args.students, args.interval, args.seconds)))
+            measured = measure(server, args.students, args.interval, args.seconds, args.poll)
+            print(asyncio.run(measured))
 
 
 if __name__ == "__main__":

@@ -124,7 +124,7 @@ def time_page(text: str, steps: int) -> dict[str, dict[str, float]]:
 
 async def slide(client: Any, key: str, value: int, until: str) -> Any:
     """Move a slider inside a fragment, as the browser does: the fragment reruns alone."""
-    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    from ui.server.streamlit_internals import WidgetState
 
     client.values[key] = WidgetState(double_array_value={"data": [value]})
     message = client.request(None)

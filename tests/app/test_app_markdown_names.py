@@ -55,7 +55,10 @@ def markdown_strings(app: AppTest) -> list[str]:
         for child in getattr(node, "children", {}).values():
             walk(child)
 
-    walk(app._tree)
+    # AppTest's public roots; its third, the event container, holds the toasts (below)
+    # and style-only html (not Markdown)
+    walk(app.main)
+    walk(app.sidebar)
     found += texts_of(app.toast)
     return found
 

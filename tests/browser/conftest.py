@@ -20,8 +20,6 @@ from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Locator, Page, WebSocket, expect
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from explorer import train
 from harness.app_server import (
@@ -34,6 +32,7 @@ from harness.app_server import (
     stop_server,
 )
 from tests.app_support import pasted_name
+from ui.server.streamlit_internals import BackMsg, ForwardMsg
 
 ROOT = Path(__file__).resolve().parents[2]
 MISSING_CHROMIUM = "Debian's chromium is missing: apt-get install chromium"

@@ -41,9 +41,6 @@ import pytest
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, expect
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from harness.app_server import start_server, stop_server
 from harness.ws_client import ScriptRun, StreamlitClient, connected, widget_key
@@ -61,6 +58,7 @@ from tests.browser.conftest import (
 )
 from tests.browser.test_accessibility import assert_accessible
 from ui.classroom import snapshot
+from ui.server.streamlit_internals import BackMsg, ForwardMsg, WidgetState
 from ui.session import state as keys
 
 # subtle: scripts/test.sh runs this module alone, after the parallel suite: beside three busy

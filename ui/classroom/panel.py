@@ -11,10 +11,10 @@ from __future__ import annotations
 import html
 
 import streamlit as st
-from streamlit import config
 
 from ui.classroom import address, codes, following, teaching
 from ui.classroom import session as room
+from ui.server.streamlit_internals import option_set_by_user
 from ui.session import state as keys
 from ui.session.runs import current_run
 from ui.views.formatting import RawHtml, markdown_text, plural
@@ -120,7 +120,7 @@ def join_link(page_path: str, code: str) -> tuple[str, bool]:
     """This server's join link for the page, and whether the room's devices reach it."""
     server_address = (
         str(st.get_option("browser.serverAddress") or "")
-        if config.is_manually_set("browser.serverAddress")
+        if option_set_by_user("browser.serverAddress")
         else ""
     )
     host, reachable = address.join_host(str(st.get_option("server.address") or ""), server_address)

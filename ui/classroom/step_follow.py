@@ -22,21 +22,26 @@ subtle: Streamlit 1.67 names fragments (`st.fragment(key=...)`) and reruns a nam
 since that would end the run in progress mid-way (their spec leaves data-driven reruns
 out: streamlit/streamlit#15755). Ending the poll's run is all the poll wants: it draws
 nothing. So `rerun_fragment` asks the script runner for what `st.rerun("key")` asks for
-(a fragment-scoped RerunData naming the fragment), through Streamlit's script-run context,
-and reruns the whole page instead when any of that is missing.
+(a fragment-scoped RerunData naming the fragment) through the one door to Streamlit's
+internals (ui/server/streamlit_internals.py), and reruns the whole page instead when any
+of that is missing. Why not make the step fragment itself the poller
+(`st.fragment(run_every=...)` + `st.rerun(scope="fragment")`, all public): a fragment
+redraws everything it shows on each tick, so every idle poll would cost the step
+fragment's 13 elements instead of none, ~3x the server's CPU a poll
+(docs/streamlit-internals.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 import streamlit as st
 
 from ui.classroom.model import ClassView, Place
 from ui.classroom.session import follow_place, mark_seen
+from ui.server.streamlit_internals import ask_fragment_rerun
 from ui.session import state as keys
+from ui.session.state import State
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,7 @@ class StepFragment:
     last: int
 
 
-def offer(state: MutableMapping[str, Any], page: str, key: str, last: int) -> None:
+def offer(state: State, page: str, key: str, last: int) -> None:
     """Called by a page as it draws its step fragment: a follow may rerun that alone.
 
     >>> state = {"class_seat": "a seat"}
@@ -84,9 +89,7 @@ def only_the_step_moved(before: ClassView | None, after: ClassView) -> bool:
     return same_but_step == after
 
 
-def fragment_for(
-    state: MutableMapping[str, Any], view: ClassView, page: str
-) -> StepFragment | None:
+def fragment_for(state: State, view: ClassView, page: str) -> StepFragment | None:
     """The step fragment that can show the class's move alone on this student's page, or
     None when the whole page must rerun."""
     offered = state.get(keys.CLASS_STEP_FRAGMENT)
@@ -112,7 +115,7 @@ def shown_step(place: Place) -> int:
     return place.encode_step if place.page == "tokens" else place.step
 
 
-def shown_nowhere(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
+def shown_nowhere(state: State, view: ClassView, page: str) -> bool:
     """Whether the class's move shows nowhere on this student's page: only the teacher's
     step moved, and the student stepped away (their own step is on screen) or is on
     another page than the teacher's, with the class's run (their steps are set for later).
@@ -124,7 +127,7 @@ def shown_nowhere(state: MutableMapping[str, Any], view: ClassView, page: str) -
     return page != view.place.page and on_class_run(state)
 
 
-def on_class_run(state: MutableMapping[str, Any]) -> bool:
+def on_class_run(state: State) -> bool:
     """Whether this student's session has the class's run and shows it (the sidebar's).
 
     >>> on_class_run({"class_run": "r", "runs": {"r": 1}, "sidebar_run": "r"})
@@ -136,7 +139,7 @@ def on_class_run(state: MutableMapping[str, Any]) -> bool:
     return run_name in state.get(keys.RUNS, {}) and state.get(keys.SIDEBAR_RUN) == run_name
 
 
-def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str) -> bool:
+def followed_lightly(state: State, view: ClassView, page: str) -> bool:
     """Follow the class's move without rerunning the page, where it can be: nothing to
     draw (True), or the step's fragment alone (this run ends here); False when the whole
     page must rerun (following.follow_class then)."""
@@ -155,25 +158,9 @@ def followed_lightly(state: MutableMapping[str, Any], view: ClassView, page: str
 def rerun_fragment(key: str) -> None:
     """End the fragment running now and rerun the fragment named `key` alone, as
     `st.rerun("key")` does from a callback; the whole app when Streamlit cannot."""
-    try:  # subtle: Streamlit's own runtime, imported here: without it, the whole page
-        from streamlit.runtime.scriptrunner import RerunData, get_script_run_ctx
-
-        ctx = get_script_run_ctx()
-        ids = ctx.fragment_storage.resolve_target(key) if ctx and ctx.script_requests else []
-    except Exception:  # another Streamlit, or the fragment is not drawn: the whole page
-        ids = []
-    if not ids:
+    asked = ask_fragment_rerun(key)
+    if asked is None:  # another Streamlit, or the fragment is not drawn: the whole page
         st.rerun()
-    asked = ctx.script_requests.request_rerun(
-        RerunData(
-            query_string=ctx.query_string,
-            page_script_hash=ctx.page_script_hash,
-            fragment_id_queue=ids,
-            is_fragment_scoped_rerun=True,
-            cached_message_hashes=ctx.cached_message_hashes,
-            context_info=ctx.context_info,
-        )
-    )
     if not asked:  # the session is stopping
         st.stop()
     st.empty()  # a yield point: the script runner takes the request here (as st.rerun)

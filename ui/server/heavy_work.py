@@ -8,7 +8,8 @@ quicker than starting a child (measured in BENCHMARKS.md, "One visitor's heavy w
 
 The child ends when the session no longer wants it: a rerun (the Train page's Cancel
 button) or a closed browser raises Streamlit's stop signal at the next poll, and a
-session the runtime no longer knows is given up after GONE_GRACE_S.
+session the runtime no longer knows is given up after GONE_GRACE_S. Streamlit has no
+public API for either check: both go through ui/server/streamlit_internals.py.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from explorer.encoding.pretokenize import PRESETS, preset_name
 from explorer.encoding.regex_budget import current_budget, within_budget
 from explorer.training.learner import ProgressCallback
 from ui.server.child_jobs import JobRunner, runner_from_env
+from ui.server.streamlit_internals import run_session_id, run_yield_check, session_connected
 
 T = TypeVar("T")
 
@@ -104,7 +106,7 @@ def in_a_child(
     page = current_budget()  # the child keeps what the page view has left of its regex time
     seconds = None if page is None else page.remaining()
     purpose = "" if page is None else page.limiting().purpose
-    return runner().run(
+    result: T = runner().run(
         within_budget,
         seconds,
         purpose,
@@ -115,6 +117,7 @@ def in_a_child(
         waiting=waiting,
         **kwargs,
     )
+    return result
 
 
 def parse_sized(function: Callable[..., T], *texts: str, **kwargs: Any) -> T:
@@ -133,15 +136,12 @@ def session_still_wanted() -> Callable[[], bool] | None:
     """A check for the polling loop: raises Streamlit's stop/rerun signal when this script
     run should end (Cancel clicked, browser closed), and says False once the runtime has
     not known the session for GONE_GRACE_S. None outside a script run (nothing to ask)."""
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-
-    context = get_script_run_ctx(suppress_warning=True)
-    if context is None:
+    session_id = run_session_id()
+    if session_id is None:
         return None
     # subtle: the stop/rerun request is only acted on at a yield point; a cached function
     # sends no element while it waits on a child, so the loop asks for it itself
-    yield_check = getattr(context, "yield_check", None)
-    session_id = context.session_id
+    yield_check = run_yield_check()
     gone_since: list[float | None] = [None]
 
     def still_wanted() -> bool:
@@ -151,18 +151,15 @@ def session_still_wanted() -> Callable[[], bool] | None:
             gone_since[0] = None
             return True
         now = time.monotonic()
-        if gone_since[0] is None:
-            gone_since[0] = now
-        return now - gone_since[0] < GONE_GRACE_S
+        since = gone_since[0]
+        if since is None:
+            since = gone_since[0] = now
+        return now - since < GONE_GRACE_S
 
     return still_wanted
 
 
 def session_known(session_id: str) -> bool:
     """Whether the server's runtime still has this session connected (True without a
-    runtime, as under AppTest)."""
-    from streamlit import runtime
-
-    if not runtime.exists():
-        return True
-    return runtime.get_instance().is_active_session(session_id)
+    runtime, as under AppTest, or when Streamlit cannot say)."""
+    return session_connected(session_id)

@@ -14,7 +14,10 @@ lags the script thread, and this happened several times a minute on a class's pa
 
 `keep_finished_runs()` makes such a request wait one turn of the loop (loop.call_soon):
 the stopped runner's events were handed over before it stopped, so they go first and
-reach the browser as usual; then the request starts its new runner.
+reach the browser as usual; then the request starts its new runner. What it reads of
+AppSession (its loop, its runner's request state, the method it wraps) goes through the
+door, ui/server/streamlit_internals.py; docs/streamlit-internals.md has a minimal
+reproduction of the race, for a report to Streamlit.
 """
 
 from __future__ import annotations
@@ -24,41 +27,32 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-_MARK = "_keeps_finished_runs"
+from ui.server.streamlit_internals import (
+    RequestRerun,
+    session_event_loop,
+    session_runner_stopped,
+    wrap_request_rerun,
+)
 
 
-def runner_stopped(runner: object) -> bool:
-    """Whether a ScriptRunner takes no more requests (its run is over, its thread ending).
-
-    >>> class Runner:  # no request state of Streamlit's: never counted as stopped
-    ...     pass
-    >>> runner_stopped(Runner()), runner_stopped(None)
-    (False, False)
-    """
-    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
-
-    requests = getattr(runner, "_requests", None)
-    return getattr(requests, "_state", None) is ScriptRequestType.STOP
-
-
-def request_in_turn(session: Any, client_state: Any, forward: Callable[[Any, Any], None]) -> None:
-    """Pass a rerun request on (`forward`), one turn of the loop later when the session's
+def request_in_turn(
+    loop: asyncio.AbstractEventLoop | None, runner_stopped: bool, forward: Callable[[], None]
+) -> None:
+    """Pass a rerun request on (`forward()`), one turn of `loop` later when the session's
     runner has stopped, so the stopped runner's last events are handled first.
 
-    >>> class Session:
-    ...     _scriptrunner = None  # no runner: passed on at once
-    >>> request_in_turn(Session(), "state", lambda session, state: print("run", state))
-    run state
+    >>> request_in_turn(None, True, lambda: print("run"))  # no loop known: at once
+    run
     """
-    loop = getattr(session, "_event_loop", None)
-    if not (_on(loop) and runner_stopped(getattr(session, "_scriptrunner", None))):
-        forward(session, client_state)
+    if not (_on(loop) and runner_stopped):
+        forward()
         return
+    assert loop is not None  # _on says so
     # subtle: once only: the stopped runner handed over its events before it stopped
-    loop.call_soon(forward, session, client_state)
+    loop.call_soon(forward)
 
 
-def _on(loop: object) -> bool:
+def _on(loop: asyncio.AbstractEventLoop | None) -> bool:
     """Whether this thread runs `loop` now (call_soon is for the loop's own thread)."""
     try:
         return loop is not None and asyncio.get_running_loop() is loop
@@ -66,18 +60,17 @@ def _on(loop: object) -> bool:
         return False
 
 
+def in_turn(original: RequestRerun) -> RequestRerun:
+    """AppSession.request_rerun, waiting behind a stopped runner's events."""
+
+    def request_rerun(session: Any, client_state: Any) -> None:
+        forward = functools.partial(original, session, client_state)
+        request_in_turn(session_event_loop(session), session_runner_stopped(session), forward)
+
+    return request_rerun
+
+
 def keep_finished_runs() -> None:
     """Make AppSession.request_rerun wait behind a stopped runner's events (once per
     process; a Streamlit without these internals is left as it is)."""
-    from streamlit.runtime.app_session import AppSession
-
-    original = getattr(AppSession, "request_rerun", None)
-    if original is None or getattr(original, _MARK, False):
-        return
-
-    @functools.wraps(original)
-    def request_rerun(self: Any, client_state: Any) -> None:
-        request_in_turn(self, client_state, original)
-
-    setattr(request_rerun, _MARK, True)
-    AppSession.request_rerun = request_rerun  # type: ignore[method-assign]
+    wrap_request_rerun(in_turn)

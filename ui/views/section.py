@@ -6,8 +6,9 @@ costs that section, not the page: the section shows one plain sentence, the deta
 the server's log, never to the screen, and the sections after it run as usual.
 
 Streamlit's own control flow passes through untouched: `st.rerun()` and `st.stop()` raise
-subclasses of BaseException (streamlit.runtime.scriptrunner_utils.exceptions), which
-`except Exception` never sees.
+subclasses of BaseException, which `except Exception` never sees; and a fragment's error
+Streamlit has already shown (its FragmentHandledException, through the door
+ui/server/streamlit_internals.py) is logged, not shown twice.
 
     >>> section_message("The merge log")[:60]
     'The merge log could not be shown: something unexpected went '
@@ -22,7 +23,8 @@ from contextlib import contextmanager
 from typing import ParamSpec
 
 import streamlit as st
-from streamlit.errors import FragmentHandledException
+
+from ui.server.streamlit_internals import FragmentHandled
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -45,7 +47,7 @@ def guarded(what: str) -> Iterator[None]:
     """
     try:
         yield
-    except FragmentHandledException:
+    except FragmentHandled:
         # subtle: a fragment that raised was already reported by Streamlit; going on
         # keeps the rest of the page (fragments' own bodies are guarded, see below)
         log.warning("a fragment in %s failed", what)

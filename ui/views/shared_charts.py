@@ -26,43 +26,51 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from ui.server.lru import SharedLru
+from ui.server.streamlit_internals import altair_to_vega_lite, converts_altair
 
-# subtle: Streamlit's own conversion, so the spec is the one st.altair_chart sends (no
-# altair default theme, datasets in Arrow, no 5,000-row limit); a private function of
-# Streamlit's, so with a version that lacks it the charts are drawn as before
-try:
-    from streamlit.elements.vega_charts import (
-        _convert_altair_to_vega_lite_spec as _to_vega_lite,
-    )
-except ImportError:  # pragma: no cover - another Streamlit
-    _to_vega_lite = None
+# subtle: Streamlit's own conversion (through the door), so the spec is the one
+# st.altair_chart sends (no altair default theme, datasets in Arrow, no 5,000-row limit),
+# made under Streamlit's lock on altair's global theme and data transformer. The public
+# `chart.to_dict()` draws the same spec but reads those globals unlocked: beside another
+# session's st.altair_chart it lost its data to that chart's (docs/streamlit-internals.md).
+# With a Streamlit that lacks the conversion, the charts are drawn as before.
 
 # a chart per run, text and size on screen in any session; specs hold their data (a
 # compression chart of 600 points a curve is ~30 KB), so they are bounded by bytes too
 SPECS_KEPT = 128
 SPECS_BYTES = 64 * 2**20
 _specs = SharedLru(SPECS_KEPT, SPECS_BYTES)
+# the charts st.altair_chart takes (Streamlit's own union of altair's top-level charts)
+TopChart = (
+    alt.Chart
+    | alt.LayerChart
+    | alt.ConcatChart
+    | alt.HConcatChart
+    | alt.VConcatChart
+    | alt.FacetChart
+    | alt.RepeatChart
+)
 
 
-def vega_lite_once(key: Hashable, build: Callable[[], alt.TopLevelMixin]) -> dict[str, Any]:
+def vega_lite_once(key: Hashable, build: Callable[[], TopChart]) -> dict[str, Any]:
     """The chart `build()` makes, as Streamlit's Vega-Lite spec, converted once per key.
 
     The key names everything the chart depends on; the spec is shared read only.
     """
-    assert _to_vega_lite is not None, "show_chart draws with st.altair_chart instead"
-    return _specs.get_or_make(key, lambda: _to_vega_lite(build()), spec_bytes)
+    assert converts_altair(), "show_chart draws with st.altair_chart instead"
+    return _specs.get_or_make(key, lambda: altair_to_vega_lite(build()), spec_bytes)
 
 
 def show_chart(
     key: Hashable,
-    build: Callable[[], alt.TopLevelMixin],
+    build: Callable[[], TopChart],
     where: DeltaGenerator | None = None,
     **drawn: Any,
 ) -> None:
     """Draw the chart `build()` makes (in `where`, a column say), converted once per key;
     `drawn`: what st.altair_chart takes besides (`height=320`, `alt="..."`)."""
     drawn = {"width": "stretch", **drawn}
-    if _to_vega_lite is None:  # another Streamlit: each session converts its own
+    if not converts_altair():  # another Streamlit: each session converts its own
         (where or st).altair_chart(build(), **drawn)
         return
     spec = vega_lite_once(key, build)

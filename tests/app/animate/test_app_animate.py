@@ -229,7 +229,7 @@ def test_the_controls_row_reads_the_same_however_it_is_filled() -> None:
 
 def _blocks_keyed(app: AppTest, key: str) -> list[object]:
     """The blocks whose widget-style id holds `key` (st.container(key=...))."""
-    found, blocks = [], [app._tree]
+    found, blocks = [], [app.main]
     while blocks:
         block = blocks.pop()
         if key in str(getattr(getattr(block, "proto", None), "id", "")):

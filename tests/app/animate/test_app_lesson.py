@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from explorer import train
 from explorer.training.corpus import count_chunks
 from tests.app_support import open_app
 from ui.animate.lesson.page import lesson_html
+from ui.server.streamlit_internals import MediaFileManager
 from ui.session import state as keys
 
 CLASSIC = {"sample": "aaabdaaabac", "vocab": "259", "pattern": "none"}
@@ -23,7 +23,9 @@ def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     made: dict[str, Any] = {}
     real = MediaFileManager.add_deferred
 
-    def record(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+    def record(  # type: ignore[no-untyped-def]  # MediaFileManager.add_deferred's own
+        self, data_callable, mimetype, coordinates, file_name=None, **kwargs
+    ) -> str:
         made[file_name] = (data_callable, mimetype)
         return real(self, data_callable, mimetype, coordinates, file_name, **kwargs)
 
@@ -31,7 +33,7 @@ def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return made
 
 
-def lesson_button(app: AppTest):
+def lesson_button(app: AppTest) -> Any:
     buttons = [
         b for b in app.get("download_button") if b.proto.id.endswith(keys.ANIMATE_LESSON_DOWNLOAD)
     ]
@@ -53,7 +55,7 @@ def test_the_lesson_download_is_the_builders_file(downloads: dict[str, Any]) -> 
         passage,
         steps=3,
         chunk_counts=count_chunks(["aaabdaaabac"], "none"),
-        title=app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value,
+        title=str(app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value),
     )
     assert mimetype == "text/html" and build() == expected
 

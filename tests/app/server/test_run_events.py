@@ -1,40 +1,26 @@
 """A rerun request that meets a stopped ScriptRunner waits behind that runner's events
-(ui/server/run_events.py), so what the finished run drew still reaches the browser."""
+(ui/server/run_events.py), so what the finished run drew still reaches the browser.
+What it reads of Streamlit's AppSession is canaried in test_streamlit_internals.py."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
-from streamlit.runtime.app_session import AppSession
-from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests, ScriptRequestType
 
-from ui.server.run_events import keep_finished_runs, request_in_turn, runner_stopped
+from ui.server import run_events
 
 
-@dataclass
-class Runner:
-    _requests: ScriptRequests = field(default_factory=ScriptRequests)
-
-
-@dataclass
-class Session:
-    _scriptrunner: Runner | None
-    _event_loop: asyncio.AbstractEventLoop | None = None
-
-
-def order_of(runner: Runner | None) -> list[str]:
+def order_of(stopped: bool, *, with_loop: bool = True) -> list[str]:
     """What the loop handles first: the old runner's last event, scheduled before the
     request arrives (as its thread hands it over), or the request."""
     loop = asyncio.new_event_loop()
     handled: list[str] = []
-    session = Session(runner, loop)
 
     def arrive() -> None:
-        request_in_turn(session, "client state", lambda _s, _c: handled.append("request"))
+        known = loop if with_loop else None
+        run_events.request_in_turn(known, stopped, lambda: handled.append("request"))
 
     loop.call_soon(arrive)
     loop.call_soon(handled.append, "old runner's finish")
@@ -47,38 +33,36 @@ def order_of(runner: Runner | None) -> list[str]:
     return handled
 
 
-def stopped_runner() -> Runner:
-    runner = Runner()
-    assert runner._requests.on_scriptrunner_ready().type is ScriptRequestType.STOP
-    return runner
-
-
 def test_a_request_to_a_stopped_runner_waits_for_its_events() -> None:
-    assert runner_stopped(stopped_runner())
-    assert order_of(stopped_runner()) == ["old runner's finish", "request"]
+    assert order_of(stopped=True) == ["old runner's finish", "request"]
 
 
-def test_a_request_to_a_running_runner_or_none_goes_at_once() -> None:
-    running = Runner()
-    assert not runner_stopped(running)
-    assert order_of(running) == ["request", "old runner's finish"]
-    assert order_of(None) == ["request", "old runner's finish"]
+def test_a_request_to_a_running_runner_or_an_unknown_loop_goes_at_once() -> None:
+    assert order_of(stopped=False) == ["request", "old runner's finish"]
+    assert order_of(stopped=True, with_loop=False) == ["request", "old runner's finish"]
 
 
 def test_off_the_loop_a_request_goes_at_once() -> None:
-    handled: list[Any] = []
-    session = Session(stopped_runner(), asyncio.new_event_loop())  # not running here
-    request_in_turn(session, "state", lambda s, c: handled.append(c))
+    handled: list[str] = []
+    loop = asyncio.new_event_loop()  # not running here
+    run_events.request_in_turn(loop, True, lambda: handled.append("state"))
+    loop.close()
     assert handled == ["state"]
 
 
-def test_installed_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    def plain(self: Any, client_state: Any) -> None:  # Streamlit's own, as before the app ran
-        return None
+def test_the_wrapper_reads_the_session_through_the_door(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session's loop and its runner's state are asked of the door, and the original
+    request_rerun gets the session and its client state."""
+    seen: list[tuple[object, object]] = []
+    monkeypatch.setattr(run_events, "session_event_loop", lambda session: None)
+    monkeypatch.setattr(run_events, "session_runner_stopped", lambda session: True)
+    request_rerun = run_events.in_turn(lambda session, state: seen.append((session, state)))
+    request_rerun("session", "client state")
+    assert seen == [("session", "client state")]
 
-    monkeypatch.setattr(AppSession, "request_rerun", plain)  # put back after the test
-    keep_finished_runs()
-    wrapped = AppSession.request_rerun
-    keep_finished_runs()
-    assert AppSession.request_rerun is wrapped is not plain
-    assert wrapped.__wrapped__ is plain  # type: ignore[attr-defined]
+
+def test_installed_through_the_door(monkeypatch: pytest.MonkeyPatch) -> None:
+    installed: list[object] = []
+    monkeypatch.setattr(run_events, "wrap_request_rerun", installed.append)
+    run_events.keep_finished_runs()
+    assert installed == [run_events.in_turn]
