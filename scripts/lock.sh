@@ -18,12 +18,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-    "$python" -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
-    -r requirements-uv.txt
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
+venv_with_uv
 
 # --no-config: a developer's own uv.toml does not change the lock; uv reads no pip config
 # either, so a machine's extra indexes or local wheels never reach the lock

@@ -15,20 +15,14 @@ if [ "${1:-}" = "--quick" ]; then
     shift
 fi
 
-python=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-    "$python" -m venv .venv
-fi
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
 # what was installed from: a quick run skips pip while these files are as they were
 stamp=.venv/.installed-from
 wanted=$(cat requirements-uv.txt requirements.txt requirements-dev.txt pyproject.toml | sha256sum)
 if ! $quick || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-    # uv from its own lock (pip checks its hashes), then the test lock through uv, every
-    # file hash-checked: exact versions, ~15 s where pip took ~80 (docs/installing.md)
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
-        -r requirements-uv.txt
-    .venv/bin/uv pip install --quiet --python .venv/bin/python --require-hashes \
-        -r requirements-dev.txt
+    venv_with_uv
+    install_lock requirements-dev.txt
     .venv/bin/uv pip install --quiet --python .venv/bin/python --no-deps -e .
     echo "$wanted" >"$stamp"
 fi
