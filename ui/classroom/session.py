@@ -61,7 +61,7 @@ from ui.session.encode_place import EncodePlace, set_encode_place
 from ui.session.opening import stored_run
 from ui.session.run_spec import RunSpec
 from ui.session.runs import add_run
-from ui.session.state import State
+from ui.session.state import State, held_as
 
 # a student's page checks the class this often. Each check is ~2 ms of Streamlit's own work
 # on the server, sixty students at 0.5 s a quarter of a core doing nothing; at 0.75 s a
@@ -105,8 +105,7 @@ class Teaching:
 def teaching(state: State) -> Teaching | None:
     """The class this session teaches, as its state holds it (`teacher()` also asks the
     store whether the class is still live)."""
-    held = state.get(keys.CLASS_TEACHER)
-    return held if isinstance(held, Teaching) else None
+    return held_as(state, keys.CLASS_TEACHER, Teaching)
 
 
 def set_teaching(state: State, held: Teaching) -> None:
@@ -119,8 +118,7 @@ def stop_teaching(state: State) -> None:
 
 def taken_seat(state: State) -> Seat | None:
     """The seat this session holds as a student of a class."""
-    held = state.get(keys.CLASS_SEAT)
-    return held if isinstance(held, Seat) else None
+    return held_as(state, keys.CLASS_SEAT, Seat)
 
 
 def set_seat(state: State, taken: Seat) -> None:

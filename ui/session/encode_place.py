@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ui.session import state as keys
-from ui.session.state import State
+from ui.session.state import State, held_as
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,7 @@ class EncodePlace:
 
 def encode_place(state: State) -> EncodePlace:
     """Where the encode trace stands (step 0, paused, when nothing is kept)."""
-    held = state.get(keys.TOKENS_ENCODE_PLACE)
-    return held if isinstance(held, EncodePlace) else EncodePlace()
+    return held_as(state, keys.TOKENS_ENCODE_PLACE, EncodePlace) or EncodePlace()
 
 
 def set_encode_place(state: State, place: EncodePlace) -> None:
@@ -52,6 +51,6 @@ def move_kept_step(state: State, step: int) -> None:
     >>> encode_place(state)
     EncodePlace(step=4, trace='run:300:hi', playing=False)
     """
-    held = state.get(keys.TOKENS_ENCODE_PLACE)
-    if isinstance(held, EncodePlace):
+    held = held_as(state, keys.TOKENS_ENCODE_PLACE, EncodePlace)
+    if held is not None:
         set_encode_place(state, replace(held, step=step))

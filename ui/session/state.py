@@ -16,7 +16,9 @@ text box's run and "typed" flag are named from its key by `owner_key` and `edite
 
 from __future__ import annotations
 
-from typing import Any, Protocol, overload
+from typing import Any, Protocol, TypeVar, overload
+
+T = TypeVar("T")
 
 
 class State(Protocol):
@@ -249,3 +251,14 @@ def follow_run(state: State, owner_key: str, run_name: str) -> bool:
         return False
     state[owner_key] = run_name
     return True
+
+
+def held_as(state: State, key: str, kind: type[T]) -> T | None:
+    """The typed value kept under `key`, or None when there is none or another kind (a
+    session from before the value was typed, say): the one read every typed accessor makes.
+
+    >>> held_as({"seen": 3}, "seen", int), held_as({"seen": "3"}, "seen", int)
+    (3, None)
+    """
+    held = state.get(key)
+    return held if isinstance(held, kind) else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ui.session import state as keys
-from ui.session.state import State
+from ui.session.state import State, held_as
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,7 @@ class PatternNotUsed:
 
 def link_notes(state: State) -> LinkNotes:
     """The link's notes (empty when there are none)."""
-    held = state.get(keys.LINK_NOTES)
-    return held if isinstance(held, LinkNotes) else LinkNotes()
+    return held_as(state, keys.LINK_NOTES, LinkNotes) or LinkNotes()
 
 
 def set_link_notes(state: State, notes: LinkNotes) -> None:
@@ -86,8 +85,7 @@ def drop_link_notes(state: State) -> None:
 
 
 def run_not_found(state: State) -> RunNotFound | None:
-    held = state.get(keys.LINK_NOTICE)
-    return held if isinstance(held, RunNotFound) else None
+    return held_as(state, keys.LINK_NOTICE, RunNotFound)
 
 
 def set_run_not_found(state: State, notice: RunNotFound) -> None:
@@ -110,5 +108,6 @@ def pop_pattern_not_used(state: State) -> PatternNotUsed | None:
     >>> pop_pattern_not_used(state).instead, pop_pattern_not_used(state)
     ('gpt4', None)
     """
-    held = state.pop(keys.LINK_PATTERN_NOTICE, None)
-    return held if isinstance(held, PatternNotUsed) else None
+    held = held_as(state, keys.LINK_PATTERN_NOTICE, PatternNotUsed)
+    state.pop(keys.LINK_PATTERN_NOTICE, None)
+    return held
