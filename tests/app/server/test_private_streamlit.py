@@ -15,19 +15,38 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any
+
+import tomllib
+
+from scripts.import_contracts import forbidden_name
 
 ROOT = Path(__file__).resolve().parents[3]
 FOLDERS = ("ui", "pages", "harness", "scripts", "bench", "tests")
 DOORS = {"ui/server/streamlit_internals.py", "tests/app/server/test_streamlit_internals.py"}
-PRIVATE = ("streamlit.runtime", "streamlit.proto", "streamlit.elements", "streamlit.web")
-PRIVATE_NAMES = ("streamlit.errors",)
+
+
+def door_contract() -> dict[str, Any]:
+    """pyproject.toml's import-linter contract for the door: one list of private parts."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    found = [
+        contract
+        for contract in contracts["tool"]["importlinter"]["contracts"]
+        if contract["id"] == "streamlit-internals-door"
+    ]
+    assert found, "pyproject.toml has no import-linter contract 'streamlit-internals-door'"
+    return found[0]
+
+
+# streamlit.runtime, .proto, .elements, .web and .errors, as the contract names them
+PRIVATE = tuple(door_contract()["forbidden_parts"])
 PRIVATE_ATTRIBUTE = re.compile(r"_[a-z]")
 REFLECTION = {"getattr", "setattr", "hasattr", "delattr"}
 
 
 def is_private(name: str) -> bool:
     """`streamlit.runtime.app_session` yes; `streamlit`, `streamlit.testing.v1` no."""
-    return any(name == part or name.startswith(part + ".") for part in PRIVATE + PRIVATE_NAMES)
+    return forbidden_name([name], PRIVATE) is not None
 
 
 def imported(node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
