@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-BaseSymbols = Literal["bytes", "characters"]  # byte-level, or SentencePiece-style with byte fallback
+# byte-level, or SentencePiece-style (characters, with byte fallback)
+BaseSymbols = Literal["bytes", "characters"]
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,12 @@ class LoadedModel(Protocol):
     name: str  # what people call it: the file name, or "Qwen/Qwen3-0.6B"
     file_kind: str  # "tokenizer.json", "tiktoken ranks", "tekken"
     base: BaseSymbols
-    tokens: Mapping[int, str]  # id -> the token as its file writes it ("Ġthe", "▁the", "<0x41>", "<s>")
+    # id -> the token as its file writes it ("Ġthe", "▁the", "<0x41>", "<s>")
+    tokens: Mapping[int, str]
     merges: Sequence[ModelMerge]  # in rank order
     special_tokens: Mapping[str, int]  # added / special tokens -> id (any ids)
-    normalizer: str  # "" when none, else a plain description: "NFC", "Prepend('▁'), Replace(' ', '▁')"
+    # "" when none, else a plain description: "NFC", "Prepend('▁'), Replace(' ', '▁')"
+    normalizer: str
     pattern: str  # the pre-tokenizer regex in Python `regex` syntax, or a description; "" if none
 
     @property
@@ -114,5 +117,6 @@ class LoadedModel(Protocol):
         ...
 
     def makers(self, token_id: int) -> list[ModelMerge]:
-        """Every merge whose result is this id, in rank order ([] for base symbols, outside tokens)."""
+        """Every merge whose result is this id, in rank order ([] for base symbols and
+        tokens no merge makes)."""
         ...
