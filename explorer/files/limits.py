@@ -36,6 +36,8 @@ from explorer.files.errors import FormatError
 
 MAX_TOKEN_ID = 2**31 - 1
 MAX_VOCAB_SIZE = 300_000  # tokens a file may hold, special tokens included
+MAX_MERGES = 1_000_000  # merges a file may list (Gemma 3: 514,906; gpt-oss: 446k)
+MAX_FILE_BYTES = 64 << 20  # a tokenizer file (Gemma 3's tokenizer.json is 33 MB)
 MAX_VOCAB_BYTES = 32 << 20  # the bytes of all tokens of a vocabulary made from merges
 MAX_RANKED_BYTES = 2 << 20  # the bytes of all tokens of a rank file, whose merges are recovered
 MAX_SPECIAL_TOKENS = 10_000  # each joins one regex for encoding: 100,000 took 7.7 s, 400 MB
