@@ -22,6 +22,15 @@ import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from explorer.cli_inputs import (
+    InputError,
+    no_permission,
+    read_input,
+    text_file,
+    tokenizer_file,
+    usable_cores,
+    workers_argument,
+)
 from explorer.cli_report import ReportError, add_report_command
 from explorer.encoding.extra_tokens import SpecialSet
 from explorer.encoding.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
@@ -53,6 +62,7 @@ USER_ERRORS = (
     CliError,
     CorpusError,
     FormatError,
+    InputError,
     PatternError,
     ReportError,
     TokenizerError,
@@ -84,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"cannot open{where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         return _fail("interrupted", status=130)
+    except MemoryError:
+        return _fail(
+            "this machine ran out of memory for this command; give a smaller input "
+            "(or fewer --workers)"
+        )
     except Exception as exc:  # a bug of ours: still one line, never a traceback
         return _fail(f"unexpected {type(exc).__name__}: {exc} (please report this)")
     return 0
@@ -163,10 +178,10 @@ def _add_train(train: argparse.ArgumentParser) -> None:
     )
     train.add_argument(
         "--workers",
-        type=_positive_int,
-        default=os.cpu_count() or 1,
+        type=workers_argument,
+        default=usable_cores(),
         metavar="N",
-        help="processes that count files of 1 MB or more (default: one per core)",
+        help="processes that count files of 1 MB or more (default and most: one per core)",
     )
     train.add_argument(
         "--output",
@@ -174,18 +189,14 @@ def _add_train(train: argparse.ArgumentParser) -> None:
         metavar="PREFIX",
         help="writes PREFIX.model, PREFIX.vocab and PREFIX.history.json",
     )
-    train.set_defaults(run=run_train)
+    train.set_defaults(run=run_train_on_files)
 
 
-def _positive_int(text: str) -> int:
-    """argparse type for --workers: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes; give 1 or more")
-    return value
+def run_train_on_files(args: argparse.Namespace) -> None:
+    """`train`, once every FILE is a regular file: never a folder, a FIFO or a device."""
+    for name in args.files:
+        text_file(name, "the text files")
+    run_train(args)
 
 
 def run_train(args: argparse.Namespace) -> None:
@@ -250,7 +261,7 @@ def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> Training
             pattern=pattern,
             special_tokens=specials,
             min_count=min_count,
-            workers=args.workers,  # _positive_int refused anything below 1
+            workers=args.workers,  # workers_argument: 1 to the machine's cores
             progress=bar,
             tie_rule=tie_rule,
         )
@@ -305,12 +316,16 @@ def load_tokenizer(model: str) -> Tokenizer:
             f"cannot open {model}: no such file, and not a bundled vocabulary "
             f"({', '.join([*BUNDLED_NAMES, *ALIASES])})"
         )
-    return load_tokenizer_file(model)
+    path = tokenizer_file(model)  # a regular file within the limit, before it is read
+    try:
+        return load_tokenizer_file(path)
+    except PermissionError:
+        raise InputError(no_permission(model)) from None
 
 
 def run_encode(args: argparse.Namespace) -> None:
     tokenizer = load_tokenizer(args.model)
-    text = decode_utf8(*_read_input(args.file))
+    text = decode_utf8(*_read_input(args.file, "a text file"))
     allowed = _allowed_specials(tokenizer, args.allowed_special)
     # imported here: multiprocessing is for encode alone
     from explorer.encoding.parallel_encode import ids_text
@@ -342,7 +357,7 @@ def _allowed_specials(tokenizer: Tokenizer, names: list[str]) -> SpecialSet:
 
 def run_decode(args: argparse.Namespace) -> None:
     tokenizer = load_tokenizer(args.model)
-    data, name = _read_input(args.file)
+    data, name = _read_input(args.file, "a file of ids")
     ids: list[int] = []
     for position, word in enumerate(data.split(), start=1):
         if not word.isdigit() or len(word) > 18:  # int() refuses over 4,300 digits
@@ -427,11 +442,9 @@ def _tie_rule_lines(model: str, tokenizer: Tokenizer) -> list[str]:
     return [f"tie rule: {history.tie_rule} (from {history_path.name})"]
 
 
-def _read_input(file: str | None) -> tuple[bytes, str]:
-    """The bytes of FILE, or of stdin when there is none, and a name for messages."""
-    if file is None:
-        return sys.stdin.buffer.read(), "stdin"
-    return Path(file).read_bytes(), file
+def _read_input(file: str | None, what: str) -> tuple[bytes, str]:
+    """The bytes of FILE, or of stdin (at most MAX_STDIN_BYTES) when there is none."""
+    return read_input(file, what)
 
 
 class ProgressBar:
