@@ -97,13 +97,21 @@ def write_records(
         _write_table(keys, records, out)
 
 
-def _write_json(records: Iterable[Record], out: TextIO) -> None:
-    """The text of json.dumps(list(records), indent=1, ensure_ascii=False), written a record
-    at a time."""
+def _write_json(records: Iterable[Record], out: TextIO, batch: int = 1000) -> None:
+    r"""The text of json.dumps(list(records), indent=1, ensure_ascii=False), written
+    `batch` records at a time.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> _write_json(iter([{"a": 1}, {"a": 2}, {"a": 3}]), out, batch=2)
+    >>> out.getvalue() == json.dumps([{"a": 1}, {"a": 2}, {"a": 3}], indent=1) + "\n"
+    True
+    """
+    records = iter(records)
     opened = False
-    for record in records:
-        text = json.dumps(record, indent=1, ensure_ascii=False)
-        out.write((",\n" if opened else "[\n") + "\n".join(" " + line for line in text.split("\n")))
+    while chunk := list(itertools.islice(records, batch)):
+        text = json.dumps(chunk, indent=1, ensure_ascii=False)
+        out.write((",\n" if opened else "[\n") + text[2:-2])  # without this list's "[\n", "\n]"
         opened = True
     out.write("\n]\n" if opened else "[]\n")
 
