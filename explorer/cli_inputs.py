@@ -107,8 +107,8 @@ def read_stdin(stream: BinaryIO, limit: int = MAX_STDIN_BYTES) -> bytes:
 def stdin_too_long(limit: int = MAX_STDIN_BYTES) -> str:
     """The sentence for stdin past its bound."""
     return (
-        f"stdin holds more than {limit >> 20:,} MiB, the most read from stdin (whose size "
-        "is not known before reading); save the text as a file and give its name"
+        f"stdin holds more than {limit:,} bytes, the most read from stdin (whose size is "
+        "not known before reading); save the text as a file and give its name"
     )
 
 
