@@ -8,7 +8,7 @@ size is known before it is read; stdin's is not, so stdin is read up to MAX_STDI
     >>> text_file("/dev/null", "a text")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    explorer.cli_inputs.InputError: /dev/null is a device, not a file saved on disk; give a file, ...
+    explorer.cli_inputs.InputError: /dev/null is a device, not a file saved on disk; ...
     >>> workers_argument("1")
     1
 """
@@ -56,7 +56,7 @@ def text_file(name: str, what: str, *, stdin_too: bool = False) -> Path:
         kind = next((k for test, k in _KINDS if test(status.st_mode)), "not a regular file")
         pipe = ", or pipe it to this command's stdin" if stdin_too else ""
         raise InputError(
-            f"{name} is {kind}, not a file saved on disk; give a file, whose size is known "
+            f"{name} is {kind}, not a file saved on disk; ...se size is known "
             f"before it is read{pipe}"
         )
     if not os.access(name, os.R_OK):
