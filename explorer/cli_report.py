@@ -122,7 +122,8 @@ def run_report(
         raise ReportError(str(exc)) from None
     sizes = chosen_sizes(requested, 256 + len(tokenizer.merges), args.model)
     bar = progress_bar(sys.stderr) if sys.stderr.isatty() else None
-    counted = _counted_files(tokenizer, args.files, sizes, bar)
+    streamed = not args.parallel and args.format != "table"
+    counted = _counted_files(tokenizer, args.files, sizes, bar, end_bar_each=streamed)
     keys = ["file", *REPORT_KEYS, *(["premium", "gini"] if args.parallel else [])]
     try:
         if args.parallel:
@@ -141,9 +142,18 @@ def run_report(
 
 
 def _counted_files(
-    tokenizer: Tokenizer, names: list[str], sizes: list[int], bar: ProgressLine | None
+    tokenizer: Tokenizer,
+    names: list[str],
+    sizes: list[int],
+    bar: ProgressLine | None,
+    *,
+    end_bar_each: bool = False,
 ) -> Iterator[FileRows]:
-    """Each file's metrics at every size, counted when asked for: one file at a time."""
+    """Each file's metrics at every size, counted when asked for: one file at a time.
+
+    `end_bar_each`: the rows are written as each file is counted, so the progress line is
+    ended first, and the rows do not start on it.
+    """
     total = sum(_size_of(name) for name in names)
     done = 0
 
@@ -155,7 +165,10 @@ def _counted_files(
 
     for name in names:
         counts = count_file(tokenizer, name, heard)
-        yield FileRows.of(name, metrics_at(tokenizer, counts, sizes))
+        rows = FileRows.of(name, metrics_at(tokenizer, counts, sizes))
+        if end_bar_each and bar is not None:
+            bar.close()
+        yield rows
 
 
 def _records(files: Iterable[FileRows]) -> Iterator[dict[str, object]]:

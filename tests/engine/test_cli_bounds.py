@@ -299,3 +299,19 @@ def test_report_sizes_all_does_not_grow_with_the_files(tmp_path: Path) -> None:
     # before: each file's 50,001 rows held as dicts, about 120 MB a file for gpt2
     assert four - one < 40_000, (one, four)
     assert (tmp_path / "four.json").stat().st_size > 3.9 * (tmp_path / "one.json").stat().st_size
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_streamed_rows_start_below_the_progress_line(
+    text: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["report", "gpt2", str(text), str(text), "--sizes", "300", "--format", "csv"]) == 0
+    bars = terminal.getvalue()
+    assert bars.startswith("\rencoding  [") and bars.count("\n") == 2  # ended before each file
+    assert capsys.readouterr().out.count(str(text)) == 2
