@@ -22,13 +22,13 @@ import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from explorer.base.forking import usable_cores
 from explorer.cli_inputs import (
     InputError,
     no_permission,
     read_input,
     text_file,
     tokenizer_file,
-    usable_cores,
     workers_argument,
 )
 from explorer.cli_report import ReportError, add_report_command

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
+from explorer.base.forking import usable_cores
 from explorer.files.limits import MAX_FILE_BYTES
 
 MAX_STDIN_BYTES = 256 << 20  # encode holds ~22 bytes of memory per byte of text: ~6 GB here
@@ -110,16 +111,6 @@ def stdin_too_long(limit: int = MAX_STDIN_BYTES) -> str:
         f"stdin holds more than {limit:,} bytes, the most read from stdin (whose size is "
         "not known before reading); save the text as a file and give its name"
     )
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity), at least 1."""
-    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
-    if counted is not None:
-        return max(1, int(counted() or 1))
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 def workers_argument(text: str) -> int:

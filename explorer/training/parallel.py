@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.base.child_death import end_with_parent
-from explorer.base.forking import can_fork
+from explorer.base.forking import can_fork, usable_cores
 from explorer.encoding.safe_cuts import SAFE_CUT, can_split, inside_special
 from explorer.training.corpus import (
     DEFAULT_BLOCK_CHARS,
@@ -76,7 +76,8 @@ def count_files_in_parallel(
     # This process counts the first part itself while the others are counted elsewhere:
     # one process fewer, and a forked Python process costs several MB (refcounts copy
     # the pages it touches).
-    children = min(workers, len(parts) - 1)
+    # subtle: parts are bounded by the file (never under MIN_PART_BYTES), processes by the cores
+    children = min(workers, len(parts) - 1, usable_cores())
     # each worker ends with this process, even killed with SIGKILL (explorer.base.child_death)
     with ProcessPoolExecutor(
         max_workers=children,

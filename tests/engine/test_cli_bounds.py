@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 from explorer import cli_report
+from explorer.base.forking import usable_cores
 from explorer.cli import main
-from explorer.cli_inputs import usable_cores
 from explorer.training.parallel import MIN_PART_BYTES, part_bounds
+from explorer.training.train import train_files
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_CAP = 3 << 30  # `ulimit -v` for the commands that could read without bound
@@ -175,6 +176,13 @@ def test_a_billion_workers_plan_parts_no_smaller_than_the_least() -> None:
     bounds = part_bounds(size, 10**9)
     assert len(bounds) == 99 and bounds == sorted(set(bounds))
     assert min(b - a for a, b in zip([0, *bounds], [*bounds, size])) >= MIN_PART_BYTES
+
+
+def test_the_engine_takes_a_billion_workers_as_the_cores(tmp_path: Path) -> None:
+    path = tmp_path / "text.txt"
+    path.write_text(WORDS * 20_000, encoding="utf-8")  # 1.6 MB: counted in parts
+    many = train_files([path], 300, workers=10**9).tokenizer.merges
+    assert many == train_files([path], 300, workers=1).tokenizer.merges
 
 
 # --- children end with their parent -------------------------------------------------------
