@@ -106,7 +106,7 @@ def merge_all(
     symbols = list(start)
     count = len(symbols)
     ranks, results = merges.pair_ranks(), merges.result
-    after = list(range(1, count)) + [-1]
+    after = [*range(1, count), -1]
     before = list(range(-1, count - 1))
     alive = _AliveCount(count)
     heap = [

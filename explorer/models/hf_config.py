@@ -66,8 +66,9 @@ def _listed(items: Any, source: str) -> list[tuple[int, AddedToken]]:
     if not isinstance(items, dict):
         raise FormatError(f"{where}: expected a JSON object, got {shown(items)}")
     if len(items) > MAX_SPECIAL_TOKENS:
-        raise FormatError(f"{where}: {len(items):,} tokens; the explorer reads at most "
-                          f"{MAX_SPECIAL_TOKENS:,}")
+        raise FormatError(
+            f"{where}: {len(items):,} tokens; the explorer reads at most {MAX_SPECIAL_TOKENS:,}"
+        )
     listed = []
     for key, spec in items.items():
         stated = read_id(key, f"{where}, key {shown(key)}")

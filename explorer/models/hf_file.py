@@ -28,6 +28,8 @@ from explorer.files.json_text import MAX_JSON_DEPTH, depth_over
 from explorer.files.limits import (
     MAX_FILE_BYTES,
     MAX_MERGES,
+    MAX_SPECIAL_TOKENS,
+    MAX_TOKEN_ID,
     MAX_VOCAB_SIZE,
     check_special_names,
     read_id,
@@ -40,7 +42,6 @@ from explorer.models.hf_components import (
     describe_pre_tokenizer,
 )
 from explorer.models.merge_table import MergeTable
-
 
 
 @dataclass(frozen=True)
@@ -79,14 +80,46 @@ class HfFile:
 
 def read_hf_file(text: str, source: str) -> HfFile:
     """The file's parts, every check passed, or a FormatError saying what and where."""
+    _check_file_size(text, source)
+    root = load_json_fast(text, source)
+    model, vocab, merges, added_items = _model_parts(root, source)
+    rest = {**root, "model": {k: v for k, v in model.items() if k not in ("vocab", "merges")}}
+    if depth_over(rest, MAX_JSON_DEPTH):
+        raise FormatError(f"{source} nests lists or objects more than {MAX_JSON_DEPTH} deep")
+    options = _options(rest["model"], source)
+    descriptions = (
+        describe_normalizer(root.get("normalizer"), source),
+        describe_pre_tokenizer(root.get("pre_tokenizer"), source),
+        describe_decoder(root.get("decoder"), source),
+    )
+    check_post_processor(root.get("post_processor"), source)
+    _check_ids(vocab, source)
+    added = _added(added_items, vocab, source)
+    return HfFile(
+        rest,
+        vocab,
+        _merge_table(merges, vocab, options.continuing_subword_prefix, source),
+        added,
+        options,
+        *descriptions,
+    )
+
+
+def _check_file_size(text: str, source: str) -> None:
     size = len(text) if len(text) > MAX_FILE_BYTES else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
         raise FormatError(
             f"{source} is {size:,} bytes; the explorer reads tokenizer files of up to "
             f"{MAX_FILE_BYTES:,} bytes (Gemma 3's tokenizer.json is 33 MB)"
         )
-    root = load_json_fast(text, source)
-    model = _object(root.get("model"), source, "model")
+
+
+def _model_parts(
+    root: Any, source: str
+) -> tuple[dict[str, Any], dict[str, Any], list[Any], list[Any]]:
+    """The BPE model, its vocabulary and merges, and the added tokens, each of the right
+    shape and within the limits (counted before any is read)."""
+    model = _object(root.get("model") if isinstance(root, dict) else root, source, "model")
     if model.get("type") != "BPE":
         raise FormatError(
             f"{source}, model.type: the model is {shown(model.get('type'))}, a kind the explorer "
@@ -96,28 +129,21 @@ def read_hf_file(text: str, source: str) -> HfFile:
     merges = model.get("merges")
     if not isinstance(merges, list):
         raise FormatError(f"{source}, model.merges: expected a JSON array, got {shown(merges)}")
-    added_items = root.get("added_tokens") or []
-    if not isinstance(added_items, list):
-        raise FormatError(f"{source}, added_tokens: expected a list, got {shown(added_items)}")
-    _check_sizes(len(vocab), len(added_items), len(merges), source)
-    rest = {**root, "model": {k: v for k, v in model.items() if k not in ("vocab", "merges")}}
-    if depth_over(rest, MAX_JSON_DEPTH):
-        raise FormatError(f"{source} nests lists or objects more than {MAX_JSON_DEPTH} deep")
-    options = _options(rest["model"], source)
-    _check_ids(vocab, source)
-    added = _added(added_items, vocab, source)
-    table = _merge_table(merges, vocab, options.continuing_subword_prefix, source)
-    check_post_processor(root.get("post_processor"), source)
-    return HfFile(
-        root=rest,
-        vocab=vocab,
-        merges=table,
-        added=added,
-        options=options,
-        normalizer=describe_normalizer(root.get("normalizer"), source),
-        pre_tokenizer=describe_pre_tokenizer(root.get("pre_tokenizer"), source),
-        decoder=describe_decoder(root.get("decoder"), source),
-    )
+    added = root.get("added_tokens") or []
+    if not isinstance(added, list):
+        raise FormatError(f"{source}, added_tokens: expected a list, got {shown(added)}")
+    if len(vocab) > MAX_VOCAB_SIZE or len(added) > MAX_SPECIAL_TOKENS:
+        raise FormatError(
+            f"{source} holds {len(vocab):,} vocabulary entries and {len(added):,} added tokens; "
+            f"the explorer reads up to {MAX_VOCAB_SIZE:,} ids (Gemma 3 has 262,145) and "
+            f"{MAX_SPECIAL_TOKENS:,} added tokens"
+        )
+    if len(merges) > MAX_MERGES:
+        raise FormatError(
+            f"{source} lists {len(merges):,} merges; the explorer reads up to {MAX_MERGES:,} "
+            "(Gemma 3 lists 514,906)"
+        )
+    return model, vocab, merges, added
 
 
 def load_json_fast(text: str, source: str) -> Any:
@@ -150,19 +176,6 @@ def _constant(name: str) -> Any:
     raise _BadNumber(f"{name} is not a number JSON allows")
 
 
-def _check_sizes(vocab: int, added: int, merges: int, source: str) -> None:
-    if vocab + added > MAX_VOCAB_SIZE and vocab > MAX_VOCAB_SIZE - added:
-        raise FormatError(
-            f"{source} holds {vocab:,} vocabulary entries and {added:,} added tokens; the "
-            f"explorer reads up to {MAX_VOCAB_SIZE:,} ids (Gemma 3 has 262,145)"
-        )
-    if merges > MAX_MERGES:
-        raise FormatError(
-            f"{source} lists {merges:,} merges; the explorer reads up to {MAX_MERGES:,} "
-            "(Gemma 3 lists 514,906)"
-        )
-
-
 def _options(model: dict[str, Any], source: str) -> BpeOptions:
     dropout = model.get("dropout")
     if dropout not in (None, 0, 0.0):
@@ -190,9 +203,9 @@ def _check_ids(vocab: dict[str, Any], source: str) -> None:
     """Every vocabulary id a whole number in range, none used twice."""
     seen: dict[int, str] = {}
     for token, number in vocab.items():
-        if type(number) is not int or not 0 <= number <= 2**31 - 1:
-            read_id(number if isinstance(number, (int, str)) else -1, f"{source}, "
-                    f"model.vocab[{shown(token)}]")
+        if type(number) is not int or not 0 <= number <= MAX_TOKEN_ID:
+            where = f"{source}, model.vocab[{shown(token)}]"
+            read_id(number if isinstance(number, (int, str)) else -1, where)
         if number in seen:
             raise FormatError(
                 f"{source}, model.vocab: id {number:,} is used twice, by {shown(seen[number])} "
@@ -226,6 +239,11 @@ def _added(items: list[Any], vocab: dict[str, int], source: str) -> list[AddedSp
         by_id[token_id] = content
         added.append(AddedSpec(content, token_id))
     check_special_names([spec.content for spec in added], source)
+    if len(by_id) > MAX_VOCAB_SIZE:
+        raise FormatError(
+            f"{source} holds {len(by_id):,} ids with its added tokens; the explorer reads up "
+            f"to {MAX_VOCAB_SIZE:,} (Gemma 3 has 262,145)"
+        )
     return added
 
 
@@ -245,7 +263,9 @@ def _merge_table(merges: list[Any], vocab: dict[str, int], prefix: str, source: 
         made = map(operator.add, lefts, map(operator.itemgetter(slice(len(prefix), None)), rights))
         lookup = vocab.__getitem__
         return MergeTable(
-            array("i", map(lookup, lefts)), array("i", map(lookup, rights)), array("i", map(lookup, made))
+            array("i", map(lookup, lefts)),
+            array("i", map(lookup, rights)),
+            array("i", map(lookup, made)),
         )
     except (ValueError, KeyError, TypeError, AttributeError):
         _find_bad_merge(merges, vocab, len(prefix), source)
@@ -264,7 +284,9 @@ def _find_bad_merge(merges: list[Any], vocab: dict[str, int], cut: int, source: 
             )
         a, b = pair
         if not isinstance(a, str) or not isinstance(b, str):
-            raise FormatError(f"{source}, model.merges[{rank}]: expected two strings, got {shown(pair)}")
+            raise FormatError(
+                f"{source}, model.merges[{rank}]: expected two strings, got {shown(pair)}"
+            )
         a_id, b_id, made = get(a), get(b), get(a + b[cut:])
         if a_id is None or b_id is None or made is None:
             raise _merge_error(a, b, a_id, b_id, cut, rank, source)

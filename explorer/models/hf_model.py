@@ -8,7 +8,9 @@ so ids are exactly its ids. The explorer adds what the library cannot show: the 
 
     >>> import json
     >>> doc = {"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "abab": 3},
-    ...        "merges": ["a b", "ab ab"]}, "added_tokens": [{"id": 4, "content": "<s>"}]}
+    ...        "merges": ["a b", "ab ab"]}, "added_tokens": [{"id": 4, "content": "<s>",
+    ...        "special": True, "normalized": False, "single_word": False, "lstrip": False,
+    ...        "rstrip": False}]}
     >>> model = read_tokenizer_json(json.dumps(doc))
     >>> model.encode("abab<s>ab")
     [3, 4, 2]
@@ -47,7 +49,9 @@ def read_tokenizer_json(
         library = Tokenizer.from_str(text)
     except Exception as exc:  # the library's own words, whatever they are, in one sentence
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise FormatError(f"{name}: the tokenizers library cannot read it ({shown(first)})") from None
+        raise FormatError(
+            f"{name}: the tokenizers library cannot read it ({shown(first)})"
+        ) from None
     _check_library_ids(library, parts, name)
     if config_text is not None:
         add_config_tokens(library, config_text, "tokenizer_config.json")
@@ -147,7 +151,9 @@ class HfModel:
             run = replay(piece.text, self._bpe, step)
             step += len(run.steps)
             shown_text = self._readable(piece.text)
-            chunks.append(ChunkTrace(shown_text, run.start_ids, run.steps, run.final_ids, run.whole))
+            chunks.append(
+                ChunkTrace(shown_text, run.start_ids, run.steps, run.final_ids, run.whole)
+            )
         return ModelTrace(text, self.normalize(text), tuple(chunks))
 
     def makers(self, token_id: int) -> list[ModelMerge]:

@@ -16,7 +16,8 @@ of that by hand:
     >>> doc = {"model": {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": []},
     ...        "normalizer": {"type": "Lowercase"},
     ...        "pre_tokenizer": {"type": "WhitespaceSplit"},
-    ...        "added_tokens": [{"id": 2, "content": "<s>", "special": True}]}
+    ...        "added_tokens": [{"id": 2, "content": "<s>", "special": True, "normalized": False,
+    ...                          "single_word": False, "lstrip": False, "rstrip": False}]}
     >>> import json
     >>> splitter = Splitter(Tokenizer.from_str(json.dumps(doc)), doc)
     >>> [(piece.added_id, piece.text) for piece in splitter.pieces("A b<s>B")]
@@ -74,7 +75,8 @@ class Splitter:
         """The text after the normalizer, stretch by stretch; added tokens stay as they are."""
         normalizer = self.tokenizer.normalizer
         return "".join(
-            stretch if added_id is not None or normalizer is None
+            stretch
+            if added_id is not None or normalizer is None
             else normalizer.normalize_str(stretch)
             for stretch, added_id in self._stretches(text)
         )
