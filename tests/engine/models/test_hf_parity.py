@@ -123,8 +123,9 @@ def test_makers_list_every_merge_of_a_token_made_several_ways() -> None:
         assert merge.result == several
         assert model.tokens[merge.left] + model.tokens[merge.right] == model.tokens[several]
         assert model.merges[merge.rank] == merge
-    first_ranks = [model.makers(i)[0].rank for i in range(100_421, 100_600)]
-    assert first_ranks != sorted(first_ranks)  # ids do not follow merge order
+    # ids and ranks are two numbers: 280,147 merges for 128,256 ids
+    assert len(model.merges) > 2 * model.vocab_size
+    assert model.makers(100_421)[0].rank > 200_000
 
 
 def test_the_steps_count_from_one_and_name_their_ranks() -> None:
