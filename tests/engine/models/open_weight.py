@@ -15,9 +15,34 @@ from explorer.models.hf_model import HfModel, read_tokenizer_json
 from tests.conftest import shared_path
 
 HF_MODELS = ("llama3", "qwen3", "deepseek_v3", "gemma3", "llama2")
-UDHR_LANGUAGES = (
-    "am ar bn de el en es fa fr he hi hy ja ka km ko my ru si sw ta te th tr vi zh"
-).split()
+UDHR_LANGUAGES = [
+    "am",
+    "ar",
+    "bn",
+    "de",
+    "el",
+    "en",
+    "es",
+    "fa",
+    "fr",
+    "he",
+    "hi",
+    "hy",
+    "ja",
+    "ka",
+    "km",
+    "ko",
+    "my",
+    "ru",
+    "si",
+    "sw",
+    "ta",
+    "te",
+    "th",
+    "tr",
+    "vi",
+    "zh",
+]
 
 
 def hf_model(name: str) -> HfModel:

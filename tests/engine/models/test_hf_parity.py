@@ -22,9 +22,7 @@ PIECES = st.one_of(
     st.sampled_from(NORMALIZER_FODDER),
     st.sampled_from(["Hello", " world", "the", " 2024", "naïve", "東京", "Привет", "<", ">"]),
 )
-PROPERTY = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _texts(specials: list[str]) -> st.SearchStrategy[str]:
