@@ -260,6 +260,8 @@ def _merge_table(merges: list[Any], vocab: dict[str, int], prefix: str, source: 
             raise ValueError
         lefts = [pair[0] for pair in pairs]
         rights = [pair[1] for pair in pairs]
+        if prefix and min(map(len, rights), default=len(prefix)) < len(prefix):
+            raise ValueError  # the library would cut past the end of the right side
         made = map(operator.add, lefts, map(operator.itemgetter(slice(len(prefix), None)), rights))
         lookup = vocab.__getitem__
         return MergeTable(
@@ -286,6 +288,11 @@ def _find_bad_merge(merges: list[Any], vocab: dict[str, int], cut: int, source: 
         if not isinstance(a, str) or not isinstance(b, str):
             raise FormatError(
                 f"{source}, model.merges[{rank}]: expected two strings, got {shown(pair)}"
+            )
+        if len(b) < cut:
+            raise FormatError(
+                f"{source}, model.merges[{rank}]: {shown(b)} is shorter than the "
+                "continuing-subword prefix, which the merge's right side starts with"
             )
         a_id, b_id, made = get(a), get(b), get(a + b[cut:])
         if a_id is None or b_id is None or made is None:

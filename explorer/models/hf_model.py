@@ -47,7 +47,10 @@ def read_tokenizer_json(
     parts = read_hf_file(text, name)
     try:
         library = Tokenizer.from_str(text)
-    except Exception as exc:  # the library's own words, whatever they are, in one sentence
+    except BaseException as exc:  # its own words, whatever they are, in one sentence
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        # subtle: a Rust panic reaches Python as pyo3's PanicException, a BaseException
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise FormatError(
             f"{name}: the tokenizers library cannot read it ({shown(first)})"
