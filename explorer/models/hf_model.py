@@ -128,7 +128,7 @@ class HfModel:
 
     def encode(self, text: str, *, add_special_tokens: bool = False) -> list[int]:
         """The library's ids; add_special_tokens=True adds what its post-processor adds (BOS)."""
-        return list(self.library.encode(text, add_special_tokens=add_special_tokens).ids)
+        return self.library.encode(text, add_special_tokens=add_special_tokens).ids  # a new list
 
     def encode_batch(self, texts: Sequence[str]) -> list[list[int]]:
         """The library's ids for many texts at once (its own threads)."""
