@@ -165,7 +165,7 @@ class HfModel:
 
     @cached_property
     def _splitter(self) -> Splitter:
-        return Splitter(self.library, self._parts.root)
+        return Splitter(self.library)
 
     def _readable(self, word: str) -> str:
         """A pre-token as text: GPT-2's byte characters undone for a byte-level model."""

@@ -116,3 +116,44 @@ def test_a_continuing_prefix_and_an_end_of_word_suffix(affixed: str, text: str) 
     assert trace.ids == ids
     for step in (step for chunk in trace.chunks for step in chunk.steps):
         assert ours.merges[step.merge.rank] == step.merge
+
+
+def added(content: str, token_id: int, **flags: bool) -> dict[str, Any]:
+    base = {"single_word": False, "lstrip": False, "rstrip": False, "normalized": False}
+    return {"id": token_id, "content": content, "special": True, **base, **flags}
+
+
+PIECES = st.sampled_from(["a", "b", " ", "  ", "ab", "<M>", "<m>", "[x]", "AB", "é"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.lists(PIECES, max_size=10).map("".join))
+def test_added_tokens_are_found_as_the_library_finds_them(text: str) -> None:
+    # lstrip and rstrip take the spaces around; single_word only alone; normalized after
+    # the normalizer (here Lowercase, so "<M>" matches "<m>")
+    document = json.loads(bpe_file({**SMALL, "A": 6, "B": 7}, ["a b"], unk_token="<unk>"))
+    document["normalizer"] = {"type": "Lowercase"}
+    document["added_tokens"] = [
+        added("<m>", 8, lstrip=True, rstrip=True, normalized=True),
+        added("[x]", 9, single_word=True),
+        added("ab", 2, rstrip=True),  # a vocabulary token, added: it keeps its id
+    ]
+    source = json.dumps(document)
+    ours, theirs = both(source)
+    assert ours.trace(text).ids == ours.encode(text) == theirs.encode(text).ids
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.lists(PIECES, max_size=10).map("".join))
+def test_normalized_added_tokens_are_found_in_the_normalised_text(text: str) -> None:
+    # as the library does: Prepend applies to each stretch between raw added tokens, and
+    # a normalized added token is looked for, itself normalised, after it ("▁<m>")
+    document = json.loads(bpe_file({**SMALL, "A": 6, "B": 7, "▁": 8}, ["a b"]))
+    document["normalizer"] = {
+        "type": "Sequence",
+        "normalizers": [{"type": "Lowercase"}, {"type": "Prepend", "prepend": "▁"}],
+    }
+    document["pre_tokenizer"] = None
+    document["added_tokens"] = [added("<m>", 9, normalized=True), added("[x]", 10)]
+    ours, theirs = both(json.dumps(document))
+    assert ours.trace(text).ids == ours.encode(text) == theirs.encode(text).ids
