@@ -80,29 +80,46 @@ class HfFile:
 
 def read_hf_file(text: str, source: str) -> HfFile:
     """The file's parts, every check passed, or a FormatError saying what and where."""
+    return check_hf_file(open_hf_file(text, source), source)
+
+
+@dataclass
+class HfDocument:
+    """A tokenizer.json within the limits, its components known, its ids not yet read."""
+
+    root: dict[str, Any]  # without model.vocab and model.merges
+    vocab: dict[str, Any]
+    merges: list[Any]
+    added: list[Any]
+    descriptions: tuple[str, str, str]  # normalizer, pre-tokenizer, decoder
+
+
+def open_hf_file(text: str, source: str) -> HfDocument:
+    """The limits first (bytes, then the counts of ids and merges), the components next:
+    what a library may be asked to build once this has passed."""
     _check_file_size(text, source)
     root = load_json_fast(text, source)
     model, vocab, merges, added_items = _model_parts(root, source)
     rest = {**root, "model": {k: v for k, v in model.items() if k not in ("vocab", "merges")}}
     if depth_over(rest, MAX_JSON_DEPTH):
         raise FormatError(f"{source} nests lists or objects more than {MAX_JSON_DEPTH} deep")
-    options = _options(rest["model"], source)
     descriptions = (
         describe_normalizer(root.get("normalizer"), source),
         describe_pre_tokenizer(root.get("pre_tokenizer"), source),
         describe_decoder(root.get("decoder"), source),
     )
     check_post_processor(root.get("post_processor"), source)
+    return HfDocument(rest, vocab, merges, added_items, descriptions)
+
+
+def check_hf_file(document: HfDocument, source: str) -> HfFile:
+    """Every id, added token and merge checked, and the merges as a table of ids."""
+    options = _options(document.root["model"], source)
+    vocab = document.vocab
     _check_ids(vocab, source)
-    added = _added(added_items, vocab, source)
-    return HfFile(
-        rest,
-        vocab,
-        _merge_table(merges, vocab, options.continuing_subword_prefix, source),
-        added,
-        options,
-        *descriptions,
-    )
+    added = _added(document.added, vocab, source)
+    table = _merge_table(document.merges, vocab, options.continuing_subword_prefix, source)
+    return HfFile(document.root, vocab, table, added, options, *document.descriptions)
 
 
 def _check_file_size(text: str, source: str) -> None:
@@ -200,7 +217,12 @@ def _options(model: dict[str, Any], source: str) -> BpeOptions:
 
 
 def _check_ids(vocab: dict[str, Any], source: str) -> None:
-    """Every vocabulary id a whole number in range, none used twice."""
+    """Every vocabulary id a whole number in range, none used twice (checked in C first;
+    the loop below only runs to name the culprit)."""
+    numbers = vocab.values()
+    whole = set(map(type, numbers)) <= {int} and len(set(numbers)) == len(vocab)
+    if whole and (not vocab or (min(numbers) >= 0 and max(numbers) <= MAX_TOKEN_ID)):
+        return
     seen: dict[int, str] = {}
     for token, number in vocab.items():
         if type(number) is not int or not 0 <= number <= MAX_TOKEN_ID:
@@ -255,11 +277,17 @@ def _merge_table(merges: list[Any], vocab: dict[str, int], prefix: str, source: 
     merges in well under a second); on any failure the slow loop finds the first bad merge.
     """
     try:
-        pairs = [item.split(" ") if type(item) is str else item for item in merges]
-        if not all(type(pair) is list and len(pair) == 2 for pair in pairs):
+        kinds = set(map(type, merges))
+        if kinds == {str}:  # older files: "LEFT RIGHT"
+            pairs = list(map(operator.methodcaller("split", " "), merges))
+        elif kinds <= {list}:
+            pairs = merges
+        else:
             raise ValueError
-        lefts = [pair[0] for pair in pairs]
-        rights = [pair[1] for pair in pairs]
+        if set(map(len, pairs)) - {2}:
+            raise ValueError
+        lefts = list(map(operator.itemgetter(0), pairs))
+        rights = list(map(operator.itemgetter(1), pairs))
         if prefix and min(map(len, rights), default=len(prefix)) < len(prefix):
             raise ValueError  # the library would cut past the end of the right side
         made = map(operator.add, lefts, map(operator.itemgetter(slice(len(prefix), None)), rights))

@@ -21,6 +21,7 @@ so ids are exactly its ids. The explorer adds what the library cannot show: the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 
 from tokenizers import Tokenizer
@@ -31,7 +32,7 @@ from explorer.files.limits import shown
 from explorer.models.hf_bpe import BpeModel, replay
 from explorer.models.hf_components import is_byte_level, split_pattern
 from explorer.models.hf_config import add_config_tokens
-from explorer.models.hf_file import HfFile, read_hf_file
+from explorer.models.hf_file import HfFile, check_hf_file, open_hf_file
 from explorer.models.hf_splits import Splitter
 from explorer.models.merge_table import MergeTable
 from explorer.models.model import BaseSymbols, ChunkTrace, ModelMerge, ModelTrace
@@ -44,10 +45,24 @@ def read_tokenizer_json(
 ) -> HfModel:
     """The model in a tokenizer.json's text, with the added tokens of its
     tokenizer_config.json when given; FormatError (one sentence) for a bad file."""
-    parts = read_hf_file(text, name)
+    document = open_hf_file(text, name)  # the limits, before anything is built
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # subtle: the library builds while the ids and merges are checked here (from_str
+        # releases the GIL); if a check fails, leaving the block waits for it and drops it
+        building = pool.submit(_library, text, name)
+        parts = check_hf_file(document, name)
+        library = building.result()
+    _check_library_ids(library, parts, name)
+    if config_text is not None:
+        add_config_tokens(library, config_text, "tokenizer_config.json")
+    return HfModel(name, parts, library)
+
+
+def _library(text: str, name: str) -> Tokenizer:
+    """The `tokenizers` library's reading of the file, or its complaint in one sentence."""
     try:
-        library = Tokenizer.from_str(text)
-    except BaseException as exc:  # its own words, whatever they are, in one sentence
+        return Tokenizer.from_str(text)
+    except BaseException as exc:
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         # subtle: a Rust panic reaches Python as pyo3's PanicException, a BaseException
@@ -55,10 +70,6 @@ def read_tokenizer_json(
         raise FormatError(
             f"{name}: the tokenizers library cannot read it ({shown(first)})"
         ) from None
-    _check_library_ids(library, parts, name)
-    if config_text is not None:
-        add_config_tokens(library, config_text, "tokenizer_config.json")
-    return HfModel(name, parts, library)
 
 
 class HfModel:
