@@ -38,6 +38,7 @@ from explorer.models.merge_table import MergeTable
 from explorer.models.model import BaseSymbols, ChunkTrace, ModelMerge, ModelTrace
 
 _BYTE_TOKEN_LENGTH = len("<0x41>")
+_BYTE_MAP = unicode_to_bytes()  # GPT-2's characters -> bytes ('Ġ' -> 32)
 
 
 def read_tokenizer_json(
@@ -119,7 +120,7 @@ class HfModel:
         if token in self.special_tokens:
             return token.encode("utf-8")
         if self.base == "bytes":
-            to_byte = _byte_map()
+            to_byte = _BYTE_MAP
             if all(char in to_byte for char in token):
                 return bytes(to_byte[char] for char in token)
             return token.encode("utf-8")
@@ -182,17 +183,10 @@ class HfModel:
         """A pre-token as text: GPT-2's byte characters undone for a byte-level model."""
         if self.base != "bytes":
             return word
-        to_byte = _byte_map()
+        to_byte = _BYTE_MAP
         if not all(char in to_byte for char in word):
             return word
         return bytes(to_byte[char] for char in word).decode("utf-8", "replace")
-
-
-def _byte_map() -> dict[str, int]:
-    return _BYTE_MAP
-
-
-_BYTE_MAP = unicode_to_bytes()
 
 
 def _check_library_ids(library: Tokenizer, parts: HfFile, name: str) -> None:
