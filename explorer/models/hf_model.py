@@ -29,7 +29,7 @@ from tokenizers import Tokenizer
 from explorer.base.byte_map import unicode_to_bytes
 from explorer.files.errors import FormatError
 from explorer.files.limits import shown
-from explorer.models.hf_bpe import BpeModel, replay
+from explorer.models.hf_bpe import BpeModel, WordCache
 from explorer.models.hf_components import is_byte_level, split_pattern
 from explorer.models.hf_config import add_config_tokens
 from explorer.models.hf_file import HfFile, check_hf_file, open_hf_file
@@ -101,6 +101,7 @@ class HfModel:
             for token_id, token in sorted(library.get_added_tokens_decoder().items())
         }
         self._bpe = BpeModel(parts.vocab, parts.merges, parts.options)
+        self._words = WordCache()
 
     @cached_property
     def tokens(self) -> Mapping[int, str]:
@@ -163,7 +164,7 @@ class HfModel:
                 ids = (piece.added_id,)
                 chunks.append(ChunkTrace(piece.text, ids, (), ids, whole=True))
                 continue
-            run = replay(piece.text, self._bpe, step)
+            run = self._words.replay(piece.text, self._bpe, step)
             step += len(run.steps)
             shown_text = self._readable(piece.text)
             chunks.append(
