@@ -46,6 +46,7 @@ def read_tokenizer_json(
 ) -> HfModel:
     """The model in a tokenizer.json's text, with the added tokens of its
     tokenizer_config.json when given; FormatError (one sentence) for a bad file."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark the library would refuse
     document = open_hf_file(text, name)  # the limits, before anything is built
     with ThreadPoolExecutor(max_workers=1) as pool:
         # subtle: the library builds while the ids and merges are checked here (from_str
