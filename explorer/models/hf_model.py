@@ -53,6 +53,7 @@ def read_tokenizer_json(
         # releases the GIL); if a check fails, leaving the block waits for it and drops it
         building = pool.submit(_library, text, name)
         parts = check_hf_file(document, name)
+        del document  # the merges as JSON lists (Gemma 3's ~100 MB) go before the wait
         library = building.result()
     _check_library_ids(library, parts, name)
     if config_text is not None:
