@@ -47,6 +47,10 @@ HISTORY_SUFFIXES = (".history.json", "-history.json", "_history.json")  # CLI, a
 MODEL_SUFFIXES = (".model", ".json")
 _MERGE_KEY = regex.compile(r"\(\s*[0-9]+\s*,\s*[0-9]+\s*\)")
 _TIKTOKEN_LINE = regex.compile(r"[A-Za-z0-9+/]+=*[ \t]+[0-9]+")
+_FIRST_KEY = regex.compile(r'\A\ufeff?\s*\{\s*"([a-z_]{1,20})"\s*:')
+# the key that opens each writer's file: tokenizers (serde) writes "version" first, and
+# mistral-common "config": known without parsing 9-33 MB of JSON a second time
+_OPENING_KEYS = {"version": "tokenizer_json", "config": "tekken"}
 
 
 def detect_file_kind(name: str, text: str) -> FileKind:
@@ -76,6 +80,9 @@ def detect_file_kind(name: str, text: str) -> FileKind:
     if lower.endswith((".bpe", "merges.txt")) or first.startswith("#version"):
         return FileKind.VOCAB_BPE
     if lower.endswith(".json") or first.startswith(("{", "[")):
+        opening = _FIRST_KEY.match(text)
+        if opening is not None and opening.group(1) in _OPENING_KEYS:
+            return FileKind(_OPENING_KEYS[opening.group(1)])
         return _json_kind(lower, text)
     raise FormatError(
         f"{name}: this is not a tokenizer file the explorer can tell: load a minbpe .model, "

@@ -75,7 +75,7 @@ class RankModel:
         self.name, self.file_kind, self.id_offset = name, file_kind, id_offset
         self.rank_tokens = tokens  # rank -> bytes
         self.ranks = {token: rank for rank, token in enumerate(tokens)}
-        self.special_tokens = dict(special_tokens)
+        self.special_tokens: Mapping[str, int] = dict(special_tokens)
         self.special_by_id = {token_id: name for name, token_id in self.special_tokens.items()}
         self.specials_in_text = id_offset == 0
         self.pattern = pattern
@@ -151,7 +151,7 @@ class RankModel:
         return self._encoding
 
     def _new_encoding(self) -> tiktoken.Encoding:
-        specials = self.special_tokens if self.specials_in_text else {}
+        specials = dict(self.special_tokens) if self.specials_in_text else {}
         try:
             return tiktoken.Encoding(
                 self.name, pat_str=self.pattern, mergeable_ranks=self.ranks, special_tokens=specials
