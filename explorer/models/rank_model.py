@@ -165,9 +165,14 @@ class RankModel:
 
     def _unknown(self, token_id: int) -> UnknownTokenId:
         first, last = self.id_offset, self.id_offset + len(self.rank_tokens) - 1
+        specials = sorted(self.special_by_id)
+        among = f", and {len(specials):,} special tokens" if specials else ""
+        if specials:
+            among += f" (ids {specials[0]:,} to {specials[-1]:,})"
+        shown_id = f"{token_id:,}" if isinstance(token_id, int) else shown(token_id)
         return UnknownTokenId(
-            f"{self.name} has no token with id {token_id}: its tokens are ids {first:,} to "
-            f"{last:,}, with {len(self.special_tokens):,} special tokens"
+            f"{self.name} has no token with id {shown_id}: its tokens are ids {first:,} to "
+            f"{last:,}{among}"
         )
 
 
