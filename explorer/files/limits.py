@@ -81,6 +81,21 @@ def read_id(value: str | int, what: str, high: int = MAX_TOKEN_ID) -> int:
         raise FormatError(str(exc)) from None
 
 
+def check_file_size(size: int, source: str) -> None:
+    """Refuse a file of more than MAX_FILE_BYTES before it is parsed.
+
+    >>> check_file_size(70_000_000, "big.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: big.json is 70,000,000 bytes; the explorer reads ...
+    """
+    if size > MAX_FILE_BYTES:
+        raise FormatError(
+            f"{source} is {size:,} bytes; the explorer reads tokenizer files of up to "
+            f"{MAX_FILE_BYTES >> 20} MB (Gemma 3's tokenizer.json is 33 MB)"
+        )
+
+
 def check_vocab_size(size: int, source: str, *, merges: int | None = None) -> None:
     """Refuse a file of more than MAX_VOCAB_SIZE ids, before they are built. `merges`, for
     our own formats (merge k makes id 255 + k), says the ids come from that many merges.

@@ -33,7 +33,7 @@ import tiktoken
 from explorer.encoding.pretokenize import PatternError, compile_pattern, resolve_pattern
 from explorer.files.errors import FormatError
 from explorer.files.limits import (
-    MAX_FILE_BYTES,
+    check_file_size,
     check_group_depth,
     check_ranked_bytes,
     check_special_names,
@@ -192,7 +192,7 @@ def read_rank_file(
     `explorer.models.known_files` brings its own pattern and special tokens when they are
     not given. Raises FormatError saying what is wrong and where.
     """
-    _check_size(len(data), name)
+    check_file_size(len(data), name)
     tokens = read_rank_lines(data, name)
     known = known_rank_file(file_sha256(data)) if not pattern or special_tokens is None else None
     if not pattern and known is None:
@@ -210,7 +210,7 @@ def read_rank_file(
 
 def read_tekken(text: str, *, name: str = "tekken.json") -> RankModel:
     """Mistral's tekken JSON, numbered as mistral-common numbers it (rank + special ids)."""
-    _check_size(len(text), name)
+    check_file_size(len(text), name)
     parts = read_tekken_parts(text, name)
     bos = "<s>" if "<s>" in parts.specials else None
     specials, offset = parts.specials, parts.num_special
@@ -272,11 +272,3 @@ def _check_specials(specials: Mapping[str, int], offset: int, ranks: int, name: 
                 f"share id {token_id:,}"
             )
         owner[token_id] = special
-
-
-def _check_size(size: int, name: str) -> None:
-    if size > MAX_FILE_BYTES:
-        raise FormatError(
-            f"{name} is {size / 2**20:.0f} MB; the explorer reads tokenizer files of up to "
-            f"{MAX_FILE_BYTES >> 20} MB (Gemma 3's tokenizer.json is 33 MB)"
-        )

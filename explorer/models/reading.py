@@ -19,7 +19,7 @@ from typing import cast
 
 from explorer.files.errors import FormatError
 from explorer.files.file_kinds import FileKind, detect_file_kind
-from explorer.files.limits import MAX_FILE_BYTES
+from explorer.files.limits import check_file_size
 from explorer.models.model import LoadedModel
 from explorer.models.rank_model import read_rank_file, read_tekken
 
@@ -39,11 +39,7 @@ def read_model(
     `config_text` is a tokenizer_config.json read beside a tokenizer.json; `pattern` and
     `special_tokens` are for a rank file nobody knows (see `explorer.models.known_files`).
     """
-    if len(data) > MAX_FILE_BYTES:
-        raise FormatError(
-            f"{name} is {len(data) / 2**20:.0f} MB; the explorer reads tokenizer files of up "
-            f"to {MAX_FILE_BYTES >> 20} MB (Gemma 3's tokenizer.json is 33 MB)"
-        )
+    check_file_size(len(data), name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
