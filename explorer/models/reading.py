@@ -13,13 +13,12 @@ A Hugging Face `tokenizer.json` goes to `explorer.models.hf_model`, a tiktoken r
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from typing import cast
 
 from explorer.files.errors import FormatError
 from explorer.files.file_kinds import FileKind, detect_file_kind
 from explorer.files.limits import check_file_size
+from explorer.models.hf_model import read_tokenizer_json
 from explorer.models.model import LoadedModel
 from explorer.models.rank_model import read_rank_file, read_tekken
 
@@ -52,20 +51,8 @@ def read_model(
     if kind is FileKind.TEKKEN:
         return read_tekken(text, name=name)
     if kind is FileKind.TOKENIZER_JSON:
-        return _read_tokenizer_json(text, name, config_text)
+        return read_tokenizer_json(text, name=name, config_text=config_text)
     raise FormatError(
         f"{name} is a {kind.value.replace('_', ' ')} file, which loads as a trained "
         "tokenizer; a model's file is a tokenizer.json, a tiktoken rank file or a tekken JSON"
     )
-
-
-def _read_tokenizer_json(text: str, name: str, config_text: str | None) -> LoadedModel:
-    """explorer.models.hf_model.read_tokenizer_json, imported when that backend is there."""
-    try:
-        module = importlib.import_module("explorer.models.hf_model")
-    except ImportError:
-        raise FormatError(
-            f"{name}: this build cannot read a tokenizer.json as a model yet"
-        ) from None
-    reader = module.read_tokenizer_json
-    return cast(LoadedModel, reader(text, name=name, config_text=config_text))

@@ -12,6 +12,7 @@ from explorer import train
 from explorer.files.exports import tiktoken_text, tokenizer_json
 from explorer.files.file_kinds import FileKind, detect_file_kind
 from explorer.files.formats import merges_json, model_text
+from explorer.models.reading import read_model
 from tests.conftest import shared_path
 
 TRAINED = train("the cat sat on the mat; the rat sat on the cat. " * 20, 300).tokenizer
@@ -57,3 +58,15 @@ def test_the_open_weight_files(folder: str, name: str, kind: FileKind) -> None:
     text = path.read_bytes().decode("utf-8")
     assert detect_file_kind(name, text) is kind
     assert detect_file_kind("renamed", text) is kind
+
+
+def test_read_model_sends_a_tokenizer_json_to_the_hf_backend() -> None:
+    tokenizers = pytest.importorskip("tokenizers")
+    folder = shared_path("reference", "open-weight", "llama3")
+    data = (folder / "tokenizer.json").read_bytes()
+    config = (folder / "tokenizer_config.json").read_text("utf-8")
+    model = read_model("renamed", data, config_text=config)
+    reference = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
+    text = "Hello world <|eot_id|> 12345  naïve 🙂"
+    assert model.file_kind == "tokenizer.json"
+    assert model.encode(text) == reference.encode(text, add_special_tokens=False).ids
