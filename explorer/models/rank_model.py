@@ -208,7 +208,7 @@ def read_rank_file(
     if special_tokens is None:
         special_tokens = known.special_tokens if known is not None else {}
     chosen = pattern or (known.pattern if known is not None else "")
-    bos = known.bos if known is not None and pattern in ("", known.pattern) else None
+    bos = known.bos if known is not None and known.bos in special_tokens else None
     return _model(name, "tiktoken ranks", tokens, chosen, special_tokens, 0, bos)
 
 
