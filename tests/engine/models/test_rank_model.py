@@ -119,8 +119,14 @@ def _check_one(model: LoadedModel, text: str, reference: Callable[[str], list[in
     assert trace.ids == ids
     assert model.decode(ids) == text
     for chunk in trace.chunks:
-        for step in chunk.steps:  # each merge applied is one of the model's merges
+        symbols = list(chunk.start_ids)
+        for step in chunk.steps:  # each merge applied is one of the model's merges, in place
             assert step.merge in model.makers(step.merge.result)
+            merge, at = step.merge, step.position
+            assert symbols[at : at + 2] == [merge.left, merge.right]
+            symbols[at : at + 2] = [merge.result]
+        if not chunk.whole:  # a whole token has no steps: its one id is tiktoken's
+            assert list(chunk.final_ids) == symbols
 
 
 # --- Llama 3's tokenizer.model ------------------------------------------------------------------
