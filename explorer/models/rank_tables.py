@@ -43,9 +43,11 @@ class TokenNames(Mapping[int, str]):
         raise KeyError(token_id)
 
     def __iter__(self) -> Iterator[int]:
-        model = self._model
+        """Every id in order: a tekken file's specials (0-999) come before its ranks."""
+        model, specials = self._model, sorted(self._model.special_by_id)
+        yield from (token_id for token_id in specials if token_id < model.id_offset)
         yield from range(model.id_offset, model.id_offset + len(model.rank_tokens))
-        yield from sorted(model.special_by_id)
+        yield from (token_id for token_id in specials if token_id >= model.id_offset)
 
     def __len__(self) -> int:
         return self._model.vocab_size

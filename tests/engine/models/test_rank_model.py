@@ -230,6 +230,7 @@ def test_tekken_numbering(tekken: RankModel) -> None:
     assert tekken.vocab_size == 131_072 and tekken.id_offset == TEKKEN_SPECIALS
     assert tekken.special_tokens["<unk>"] == 0 and tekken.special_tokens["[INST]"] == 3
     assert tekken.special_tokens["<SPECIAL_999>"] == 999
+    assert list(tekken.tokens)[:2] == [0, 1] and list(tekken.tokens)[-1] == 131_071
     assert tekken.encode(" ")[0] == 32 + TEKKEN_SPECIALS  # byte b is rank b
     assert tekken.encode("a", add_special_tokens=True) == [1, ord("a") + TEKKEN_SPECIALS]
 
