@@ -83,13 +83,21 @@ class LoadedModel(Protocol):
     name: str  # what people call it: the file name, or "Qwen/Qwen3-0.6B"
     file_kind: str  # "tokenizer.json", "tiktoken ranks", "tekken"
     base: BaseSymbols
-    # id -> the token as its file writes it ("Ġthe", "▁the", "<0x41>", "<s>")
-    tokens: Mapping[int, str]
-    merges: Sequence[ModelMerge]  # in rank order
     special_tokens: Mapping[str, int]  # added / special tokens -> id (any ids)
     # "" when none, else a plain description: "NFC", "Prepend('▁'), Replace(' ', '▁')"
     normalizer: str
     pattern: str  # the pre-tokenizer regex in Python `regex` syntax, or a description; "" if none
+
+    # read-only, so a backend may keep them as a property or a narrower type (a merge table)
+    @property
+    def tokens(self) -> Mapping[int, str]:
+        """id -> the token as its file writes it ("Ġthe", "▁the", "<0x41>", "<s>")."""
+        ...
+
+    @property
+    def merges(self) -> Sequence[ModelMerge]:
+        """Every merge, in rank order."""
+        ...
 
     @property
     def vocab_size(self) -> int:
