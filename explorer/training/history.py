@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from explorer.base.vocab_budget import budget_text
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TieRule
 
 
@@ -20,13 +21,19 @@ class StopReason(str, Enum):
     VOCAB_SIZE_REACHED = "vocab_size_reached"
     NO_PAIRS_LEFT = "no_pairs_left"
     BELOW_MIN_COUNT = "below_min_count"
+    TOKEN_BYTES_REACHED = "token_bytes_reached"  # explorer.base.vocab_budget
 
     def describe(self) -> str:
-        """A sentence for people: `StopReason.NO_PAIRS_LEFT.describe()`."""
+        """A clause for people, to follow "because": `StopReason.NO_PAIRS_LEFT.describe()`."""
         return {
             StopReason.VOCAB_SIZE_REACHED: "the target vocab size was reached",
             StopReason.NO_PAIRS_LEFT: "no pair of adjacent tokens was left to merge",
             StopReason.BELOW_MIN_COUNT: "the most frequent pair fell below the minimum count",
+            StopReason.TOKEN_BYTES_REACHED: (
+                f"the vocabulary's tokens reached {budget_text()} together, the most a "
+                "tokenizer file here may hold (this text repeats long stretches, so each "
+                "merge made a longer copy of one)"
+            ),
         }[self]
 
 
@@ -79,6 +86,26 @@ class MergeHistory:
     @property
     def merges(self) -> list[tuple[int, int]]:
         return [step.pair for step in self.steps]
+
+    def stop_sentence(self) -> str:
+        """Why training stopped, as the sentence a person reads after training.
+
+        >>> MergeHistory((), StopReason.NO_PAIRS_LEFT, 3).stop_sentence()
+        'Training stopped early, after 0 merges: no pair of adjacent tokens was left to merge.'
+        """
+        reason, merges = self.stop_reason, len(self.steps)
+        if reason is StopReason.VOCAB_SIZE_REACHED:
+            return f"Training stopped because {reason.describe()}."
+        if reason is StopReason.TOKEN_BYTES_REACHED:
+            return (
+                f"Training stopped at merge {merges:,}: the vocabulary's tokens reached "
+                f"{budget_text()}, the most a tokenizer file here may hold. This text repeats "
+                "long stretches, so each merge only made a token one byte longer than the "
+                f"last. The {merges:,} merges made so far are kept "
+                "as the run; train on more varied text to see merges that compress it."
+            )
+        plural = "merge" if merges == 1 else "merges"
+        return f"Training stopped early, after {merges:,} {plural}: {reason.describe()}."
 
     @property
     def final_length(self) -> int:
