@@ -37,6 +37,7 @@ from explorer.files.json_text import load_json
 from explorer.files.limits import (
     check_ranked_bytes,
     check_special_names,
+    check_vocab_bytes,
     check_vocab_size,
     read_id,
     shown,
@@ -284,6 +285,7 @@ def byte_level_parts(
                 "GPT-NeoX's) cannot be read yet"
             )
         merges.append((ids[left], ids[right]))
+    check_vocab_bytes(merges, vocab_where)  # the bound a .model is read under, and training's
     first = 256 + len(merges)
     return merges, byte_ids, {token: i for token, i in ids.items() if i >= first}
 
