@@ -1,7 +1,8 @@
 """Results of runs, cached for every session: trained, loaded, restored from disk, viewed smaller.
 
-Bounded `st.cache_resource` caches keyed on plain values (a run's settings or the hash
-of its texts); callers never change what they get back. A server loads the bundled
+Bounded caches keyed on plain values (a run's settings or the hash of its texts): trained
+runs by their bytes (TRAINED_BYTES), the rest by count and time (`st.cache_resource`);
+callers never change what they get back. A server loads the bundled
 vocabularies in the background from its first run on (BPE_EXPLORER_PRELOAD=0 turns it off).
 """
 
@@ -33,10 +34,31 @@ from ui.server.lru import SharedLru
 from ui.session import run_store
 from ui.session.run_spec import BUNDLED_RUNS, RunKind
 
-
 # subtle: an LRU shared by every session; a room of thirty, each on a run of their own,
-# needs them all kept, or every rerun of one evicts another's and it is trained again
-@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
+# needs them all kept, or every rerun of one evicts another's and it is trained again.
+# By bytes too: a run at the token-bytes bound (explorer.base.vocab_budget) holds ~75 MB
+# (its 32 MiB of tokens twice, in the history and the tokenizer), and 64 of them kept for
+# 6 hours were gigabytes after their visitors had left (issue 35). 256 MB keeps sixty-four
+# runs of a few MB (a 100 KB text to 5,000 merges holds 3.5 MB) or three at the bound.
+TRAINED_KEPT = 64
+TRAINED_BYTES = 256 << 20
+BYTES_PER_MERGE = 800  # a merge's step, its token's entries and ranks: ~725 measured
+_trained = SharedLru(TRAINED_KEPT, TRAINED_BYTES)
+
+
+def trained_bytes(texts: tuple[str, ...], result: TrainingResult) -> int:
+    """About the memory a cached training holds: its texts (the key), each token's bytes
+    twice (the history's step and the tokenizer's vocabulary) and each merge's records.
+
+    >>> from explorer import train
+    >>> trained_bytes(("aaabdaaabac",), train("aaabdaaabac", 257, pattern="none"))
+    815
+    """
+    steps = result.history.steps
+    tokens = sum(len(step.token) for step in steps)
+    return sum(map(len, texts)) + 2 * tokens + BYTES_PER_MERGE * len(steps)
+
+
 def train_cached(
     texts: tuple[str, ...],
     vocab_size: int,
@@ -74,7 +96,12 @@ def train_cached(
             min_count=min_count,
             tie_rule=tie_rule,
         )
-    return job(progress=_progress) if here else in_a_child(job, progress=_progress)
+    key = (texts, vocab_size, pattern, special_tokens, min_count, kind, tie_rule)
+    return _trained.get_or_make(
+        key,
+        lambda: job(progress=_progress) if here else in_a_child(job, progress=_progress),
+        partial(trained_bytes, texts),
+    )
 
 
 @st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
