@@ -77,6 +77,16 @@ def history_lines(history: MergeHistory) -> Iterator[str]:
     yield "  ]\n}\n"
 
 
+def least_history_bytes(history: MergeHistory) -> int:
+    """Bytes history_json takes at least, before it is built: each token in hex.
+
+    >>> from explorer.training.train import train
+    >>> least_history_bytes(train("aaabdaaabac", 258, pattern="none").history)
+    10
+    """
+    return 2 * sum(len(step.token) for step in history.steps)
+
+
 def parse_history_json(text: str, *, source: str = "history JSON") -> MergeHistory:
     """Read history JSON; a malformed file raises FormatError naming the key at fault."""
     data = load_json(text_argument(text, "text"), source)

@@ -14,7 +14,7 @@ gigabytes is refused without being made; the text is measured again once built.
     ...
     explorer.files.errors.FormatError: a .model: its 8,201 merges make tokens of 33,640,758 ...
     >>> least_json_bytes(Tokenizer([(97, 97)]))  # 258 tokens' bytes, then the merge's two
-    260
+    1550
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ def check_readable(tokenizer: Tokenizer, what: str) -> None:
 
 def least_json_bytes(tokenizer: Tokenizer) -> int:
     """Bytes a tokenizer.json (or GPT-2's pair of files) takes at least: every token
-    spelled once in the vocabulary, and each merge's two parts, which together are as
-    long as the token it makes."""
-    total = vocab_bytes(tokenizer.merges)
-    return total + (total - 256)
+    spelled once in the vocabulary (with its quotes, colon and id: 5 bytes more), and each
+    merge's two parts, which together are as long as the token it makes (with their
+    quotes and a space or comma: 5 bytes more)."""
+    total, merges = vocab_bytes(tokenizer.merges), len(tokenizer.merges)
+    return total + 5 * (256 + merges) + (total - 256) + 5 * merges
 
 
 def check_file_size(size: int, what: str, *, built: bool = False) -> None:

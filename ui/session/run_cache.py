@@ -96,12 +96,15 @@ def train_cached(
             min_count=min_count,
             tie_rule=tie_rule,
         )
+
+    def make() -> TrainingResult:
+        return job(progress=_progress) if here else in_a_child(job, progress=_progress)
+
+    def weight(result: TrainingResult) -> int:
+        return trained_bytes(texts, result)
+
     key = (texts, vocab_size, pattern, special_tokens, min_count, kind, tie_rule)
-    return _trained.get_or_make(
-        key,
-        lambda: job(progress=_progress) if here else in_a_child(job, progress=_progress),
-        partial(trained_bytes, texts),
-    )
+    return _trained.get_or_make(key, make, weight)
 
 
 @st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
