@@ -31,8 +31,8 @@ class StopReason(str, Enum):
             StopReason.BELOW_MIN_COUNT: "the most frequent pair fell below the minimum count",
             StopReason.TOKEN_BYTES_REACHED: (
                 f"the vocabulary's tokens reached {budget_text()} together, the most a "
-                "tokenizer file here may hold (this text repeats long stretches, so each "
-                "merge made a longer copy of one)"
+                "tokenizer file here may hold (its last merges built long tokens seen only "
+                "once or twice)"
             ),
         }[self]
 
@@ -99,10 +99,9 @@ class MergeHistory:
         if reason is StopReason.TOKEN_BYTES_REACHED:
             return (
                 f"Training stopped at merge {merges:,}: the vocabulary's tokens reached "
-                f"{budget_text()}, the most a tokenizer file here may hold. This text repeats "
-                "long stretches, so each merge only made a token one byte longer than the "
-                f"last. The {merges:,} merges made so far are kept "
-                "as the run; train on more varied text to see merges that compress it."
+                f"{budget_text()}, the most a tokenizer file here may hold. "
+                f"{self._long_tokens_sentence()} The {merges:,} merges made so far are kept "
+                "as the run."
             )
         plural = "merge" if merges == 1 else "merges"
         return f"Training stopped early, after {merges:,} {plural}: {reason.describe()}."
@@ -110,6 +109,20 @@ class MergeHistory:
     @property
     def final_length(self) -> int:
         return self.steps[-1].length_after if self.steps else self.initial_length
+
+    def _long_tokens_sentence(self) -> str:
+        """Why the tokens grew so long, from the last merge's count."""
+        count = self.steps[-1].count if self.steps else 0
+        if count >= 2:
+            return (
+                f"This text repeats long stretches ({_times(count)} each), so each merge "
+                "only made a longer copy of one; train on more varied text to see merges "
+                "that compress it."
+            )
+        return (
+            "Its last merges joined pairs seen once: past the pairs that repeat, each merge "
+            "only glues the text's pieces into longer ones. A minimum count of 2 stops there."
+        )
 
     def length_at(self, vocab_size: int) -> int:
         """Corpus length in tokens with the first `vocab_size - 256` merges."""
@@ -130,3 +143,8 @@ class MergeHistory:
             corpus_bytes=self.corpus_bytes,
             tie_rule=self.tie_rule,
         )
+
+
+def _times(count: int) -> str:
+    """`_times(2) == "twice"`, `_times(3) == "3 times"`."""
+    return "twice" if count == 2 else f"{count:,} times"
