@@ -25,6 +25,7 @@ from explorer import (
 )
 from explorer.files.bundled import load_bundled_in_a_child
 from explorer.files.imports_hf import parse_tokenizer_json
+from explorer.files.limits import vocab_bytes
 from explorer.files.loading import parse_model_with_history
 from explorer.training.learner import ProgressCallback
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
@@ -170,18 +171,27 @@ def stored_results_cached(
 
 # subtle: Animate needs two sizes a step for each run on screen, so a room of thirty on
 # runs of their own needs ~60 (with 16 each step rebuilt both); a view of a bundled
-# vocabulary holds up to 200,000 merges (~50 MB), so they are bounded by merges too
+# vocabulary holds up to 200,000 merges (~50 MB), and a view of a run at the token-bytes
+# bound up to 32 MiB of tokens of its own (issue 35), so they are bounded by bytes too
 SIZES_KEPT = 256
-SIZES_MERGES = 600_000  # ~150 MB at ~250 bytes a merge
-_sizes = SharedLru(SIZES_KEPT, SIZES_MERGES)
+BYTES_PER_VIEW_MERGE = 250  # a smaller tokenizer's merge, its ranks and vocabulary entry
+SIZES_BYTES = 160 << 20  # ~600,000 merges of short tokens, or four views at the bound
+_sizes = SharedLru(SIZES_KEPT, SIZES_BYTES)
+
+
+def view_bytes(smaller: Tokenizer) -> int:
+    """About the memory a smaller view holds: its tokens' bytes and each merge's records.
+
+    >>> view_bytes(Tokenizer([(97, 97)]))  # 256 bytes and "aa", then one merge
+    508
+    """
+    return vocab_bytes(smaller.merges) + BYTES_PER_VIEW_MERGE * len(smaller.merges)
 
 
 def tokenizer_at(tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
     """The run's tokenizer at a smaller vocab size (the first merges), built once."""
     return _sizes.get_or_make(
-        (run_key, vocab_size),
-        lambda: tokenizer.at_vocab_size(vocab_size),
-        lambda smaller: len(smaller.merges),
+        (run_key, vocab_size), lambda: tokenizer.at_vocab_size(vocab_size), view_bytes
     )
 
 
