@@ -38,6 +38,7 @@ from explorer.files.limits import (
     check_merge_count,
     check_ranked_bytes,
     check_special_names,
+    check_vocab_bytes,
     check_vocab_size,
     read_id,
     shown,
@@ -286,6 +287,7 @@ def byte_level_parts(
                 "GPT-NeoX's) cannot be read yet"
             )
         merges.append((ids[left], ids[right]))
+    check_vocab_bytes(merges, vocab_where)  # the bound a .model is read under, and training's
     first = 256 + len(merges)
     return merges, byte_ids, {token: i for token, i in ids.items() if i >= first}
 

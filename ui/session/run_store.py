@@ -67,10 +67,10 @@ class TooLargeToRead(StoreError):
 class RunTooLarge(Exception):
     """A run whose file would be larger than one run may take: not kept, nobody evicted."""
 
-    def __init__(self, size_bytes: int, cap_bytes: int) -> None:
+    def __init__(self, size_bytes: int, cap_bytes: int, *, at_least: bool = False) -> None:
         super().__init__(
-            f"its file would take {size_bytes / 1e6:,.1f} MB; one run may take "
-            f"{cap_bytes / 1e6:,.1f} MB on this server"
+            f"its file would take {'at least ' if at_least else ''}{size_bytes / 1e6:,.1f} "
+            f"MB; one run may take {cap_bytes / 1e6:,.1f} MB on this server"
         )
         self.size_bytes = size_bytes
         self.cap_bytes = cap_bytes
@@ -192,18 +192,33 @@ def decode(data: bytes) -> StoredRun:
         raise StoreError(f"its contents cannot be read ({exc})") from None
 
 
+def least_size(run: StoredRun) -> int:
+    """Bytes a run's file takes at least: each text's characters (UTF-8 and JSON's escapes
+    only add), counted without encoding anything.
+
+    >>> least_size(StoredRun({"name": "x"}, ("abc",), "minbpe v1", None))
+    12
+    """
+    texts = [*run.documents, run.model or "", run.history or ""]
+    return sum(map(len, texts))
+
+
 def save(config: StoreConfig, key: str, run: StoredRun) -> bool:
     """Keep a run (once: a run already there is only touched); False when the store is off.
 
     Raises RunTooLarge (nothing written, nothing evicted) when its file would be larger
-    than one run may take, and OSError when the disk refuses (full, read-only); nothing
-    half-written stays. After a save the folder is under its cap.
+    than one run may take, found before the file's bytes are built when its texts alone
+    are, and OSError when the disk refuses (full, read-only); nothing half-written stays.
+    After a save the folder is under its cap.
     """
     if not config.enabled or config.folder is None:
         return False
     path = path_of(config.folder, key)
     if has(config, key):
         return True
+    least = least_size(run)
+    if least > config.largest_run:  # subtle: encode() would hold the JSON and its bytes
+        raise RunTooLarge(least, config.largest_run, at_least=True)
     data = encode(run)
     if len(data) > config.largest_run:
         raise RunTooLarge(len(data), config.largest_run)

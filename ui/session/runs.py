@@ -27,7 +27,7 @@ from explorer import (
 from explorer.encoding.pretokenize import preset_name
 from explorer.files.bundled import bundled_name
 from explorer.files.formats import model_text
-from explorer.files.history_file import history_json
+from explorer.files.history_file import history_json, least_history_bytes
 from explorer.training.learner import ProgressCallback
 from ui.session import run_store
 from ui.session import state as keys
@@ -147,6 +147,11 @@ def _save(
         return
     model = history = None
     if results is not None:
+        least = sum(map(len, texts)) + least_history_bytes(results[1])
+        if least > config.largest_run:  # known before the history's JSON is built
+            _too_large_to_keep(run_store.RunTooLarge(least, config.largest_run, at_least=True))
+            stored_results_cached(spec.store_key, results)
+            return
         try:
             model, history = model_text(results[0]), history_json(results[1])
         except ValueError:  # a pattern the .model format cannot hold: retrained when opened
@@ -155,10 +160,7 @@ def _save(
     try:
         run_store.save(config, spec.store_key, stored)
     except run_store.RunTooLarge as exc:  # kept in this process only; nobody evicted
-        st.toast(
-            f"This tokenizer is too large to keep on the server ({markdown_text(str(exc))}): it "
-            "works in this tab, but a link to it will not open it in another."
-        )
+        _too_large_to_keep(exc)
     except OSError as exc:
         st.toast(
             f"{markdown_text(spec.name)} could not be saved on the server "
@@ -168,6 +170,13 @@ def _save(
         return
     if results is not None:
         stored_results_cached(spec.store_key, results)
+
+
+def _too_large_to_keep(exc: run_store.RunTooLarge) -> None:
+    st.toast(
+        f"This tokenizer is too large to keep on the server ({markdown_text(str(exc))}): it "
+        "works in this tab, but a link to it will not open it in another."
+    )
 
 
 def keep_for_class(spec: RunSpec) -> bool:
