@@ -84,7 +84,7 @@ def test_start_and_join_by_link_and_by_code() -> None:
     assert len(run_of) == 1  # the teacher's run, from the run store
     teacher.run()
     assert any("Teaching class" in t and "2 joined" in t for t in texts_of(teacher.markdown))
-    assert "**2 students joined**" in texts_of(teacher.markdown)
+    assert "**2 students joined** · 2 here now" in texts_of(teacher.markdown)
 
 
 def test_a_wrong_code_says_so() -> None:
