@@ -441,7 +441,9 @@ class ClassStore:
         untaught = [room for room in self._classes.values() if room.taught <= since]
         if untaught:
             room = min(untaught, key=lambda room: (bool(room.students), room.taught))
-            log.info("class %s ended: no teacher for 10 minutes, and the server was full", room.code)
+            log.info(
+                "class %s ended: no teacher for 10 minutes, and the server was full", room.code
+            )
             del self._classes[room.code]
 
     def _seat_to_give_back(self, room: ClassRecord, client: str) -> StudentRecord | None:
@@ -486,7 +488,9 @@ class ClassStore:
             return
         try:
             snapshot.save(self._path, self._classes)
-            keys = {room.run_key for room in self._classes.values() if run_store.is_key(room.run_key)}
+            keys = {
+                room.run_key for room in self._classes.values() if run_store.is_key(room.run_key)
+            }
             run_store.write_pins(self._path.parent, PINS_OWNER, keys)
         except OSError as exc:  # the class goes on in memory; only a restart would lose it
             log.warning("the classes snapshot %s could not be written: %s", self._path, exc)

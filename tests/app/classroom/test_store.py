@@ -359,7 +359,9 @@ def test_the_operator_ends_a_class_of_a_running_store(tmp_path: Path) -> None:
     operator.request_end(tmp_path, ended.code)
     clock.now += 2
     assert store.version(ended.code) is None and store.version(kept.code) is not None
-    assert ended.code not in json.loads((tmp_path / "classes.json").read_text())["classes"][0]["code"]
+    assert (
+        ended.code not in json.loads((tmp_path / "classes.json").read_text())["classes"][0]["code"]
+    )
 
 
 def test_a_live_class_pins_its_run_against_eviction(tmp_path: Path) -> None:
