@@ -196,7 +196,7 @@ def device_address(index: int) -> str:
     this machine), so a room's devices are told apart as on a real network.
 
     >>> device_address(0), device_address(300)
-    ('127.0.1.1', '127.0.2.45')
+    ('127.0.1.1', '127.0.2.46')
     """
     return f"127.0.{1 + index // 255}.{1 + index % 255}"
 

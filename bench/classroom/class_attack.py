@@ -7,8 +7,8 @@ Not a test: it reports what the server let happen, and how long it took.
   each starts a class on Animate and a bot session joins it. Then a real teacher, from
   another address (127.0.0.2), starts one.
 - seats: a teacher (127.0.0.3) starts a class; one script with its join code opens the
-  link `--seats` times from one address. Then a real student (127.0.0.4) joins, and a
-  student (127.0.0.5) who pressed Leave opens the link again.
+  link `--seats` times from one address. Before it, a student (127.0.0.5) who pressed
+  Leave opens the link again; after it, a real student (127.0.0.4) joins.
 
     python -m bench.classroom.class_attack            # 20 classes, 120 seats
 
@@ -93,6 +93,12 @@ async def seats(port: int, wanted: int) -> str:
     code, why = await start_class(port, "127.0.0.3")
     if code is None:
         return f"seats: no class to join ({why})"
+    first = await join(port, code, "127.0.0.5", leave=True)  # a student leaves, then
+    again = await join(port, code, "127.0.0.5")  # scans the QR code again
+    if not first.startswith("seated"):
+        back = f"could not join ({first})"
+    else:
+        back = "the same seat" if again == first else f"another seat ({first} -> {again})"
     seated, held, refusal, t0 = 0, set(), "", time.monotonic()
     for _ in range(wanted):
         if time.monotonic() - t0 > ATTACK_SECONDS:
@@ -105,9 +111,6 @@ async def seats(port: int, wanted: int) -> str:
             refusal = refusal or result
     spent = time.monotonic() - t0
     real = await join(port, code, "127.0.0.4")
-    first = await join(port, code, "127.0.0.5", leave=True)
-    again = await join(port, code, "127.0.0.5")
-    back = "the same seat" if again == first else f"another seat ({first} -> {again})"
     refused = f" (the script was told: {refusal})" if refusal else ""
     return (
         f"seats: {len(held)} seats held by one address after {wanted} joins in {spent:.1f} s "

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ui.classroom import codes, operator, snapshot
+from ui.classroom import codes, operator, seats, snapshot
 from ui.classroom.model import (
     ClassRecord,
     ClassView,
@@ -61,7 +61,7 @@ from ui.classroom.model import (
     StudentRecord,
     Tally,
 )
-from ui.classroom.shown import answer_counts, bounded_place, distinct_name, view_of
+from ui.classroom.shown import bounded_place, distinct_name, view_of
 from ui.session import run_store
 
 MAX_CLASSES = 20
@@ -187,10 +187,10 @@ class ClassStore:
         with self._lock:
             self._purge()
             self._take_end_requests()
-            mine = [room for room in self._classes.values() if client and room.client == client]
-            if self.classes_per_client and len(mine) >= self.classes_per_client:
+            mine = seats.classes_of(self._classes.values(), client)
+            if self.classes_per_client and mine >= self.classes_per_client:
                 raise ClassError(
-                    f"your address already teaches {len(mine)} classes on this server, as "
+                    f"your address already teaches {mine} classes on this server, as "
                     "many as one may; end one first (the sidebar's End the class)"
                 )
             if len(self._classes) >= self.max_classes:
@@ -253,24 +253,13 @@ class ClassStore:
         """The open question's live count and distribution (None: no question open)."""
         with self._lock:
             room = self._teachers(code, secret)
-            question = room.question
-            if question is None:
-                return None
-            here = self._clock() - PRESENT_SECONDS
-            answered = {seat for seat in question.answers if seat in room.students}
-            present = {seat for seat, s in room.students.items() if s.seen >= here}
-            return Tally(len(answered), len(present | answered), answer_counts(question))
+            return seats.tally_of(room, self._clock() - PRESENT_SECONDS)
 
     def roster(self, code: str, secret: object) -> tuple[RosterRow, ...]:
         """Every seat of the class, for its teacher: here now or not, and the score."""
         with self._lock:
             room = self._teachers(code, secret)
-            here = self._clock() - PRESENT_SECONDS
-            rows = [
-                RosterRow(s.seat, s.name, s.seen >= here, s.right, s.answered)
-                for s in room.students.values()
-            ]
-            return tuple(sorted(rows, key=lambda row: (not row.present, row.name)))
+            return seats.roster_of(room, self._clock() - PRESENT_SECONDS)
 
     def remove(self, code: str, secret: object, seat: str) -> bool:
         """The teacher takes a seat out of the class, its answers and score with it;
@@ -329,11 +318,11 @@ class ClassStore:
             if seat is not None and seat in room.students:
                 room.students[seat].seen = now
                 return Seat(code, seat, room.students[seat].name)
-            back = self._seat_to_give_back(room, client) if seat is None else None
-            if back is not None:
+            back = seats.seat_to_give_back(room, client, now - PRESENT_SECONDS)
+            if back is not None and seat is None:
                 back.seen = now
                 return Seat(code, back.seat, back.name)
-            mine = sum(1 for s in room.students.values() if client and s.client == client)
+            mine = seats.seats_of(room, client)
             if self.seats_per_client and mine >= self.seats_per_client:
                 raise ClassError(
                     f"your address already holds {mine} seats in this class, as many as one "
@@ -435,31 +424,16 @@ class ClassStore:
             self._save()
 
     def _give_up_an_untaught_class(self) -> None:
-        """The class untaught longest, if its teacher's page has not shown it for
-        UNTAUGHT_SECONDS (a class without students first), ends."""
-        since = self._clock() - UNTAUGHT_SECONDS
-        untaught = [room for room in self._classes.values() if room.taught <= since]
-        if untaught:
-            room = min(untaught, key=lambda room: (bool(room.students), room.taught))
-            log.info(
-                "class %s ended: no teacher for 10 minutes, and the server was full", room.code
-            )
+        """A full server: the class untaught for UNTAUGHT_SECONDS or more ends."""
+        room = seats.untaught_class(self._classes.values(), self._clock() - UNTAUGHT_SECONDS)
+        if room is not None:
+            log.info("class %s ended: no teacher for 10 minutes on a full server", room.code)
             del self._classes[room.code]
 
-    def _seat_to_give_back(self, room: ClassRecord, client: str) -> StudentRecord | None:
-        """The client's seat that no page holds now (the one seen last), if any."""
-        if not client:
-            return None
-        here = self._clock() - PRESENT_SECONDS
-        gone = [s for s in room.students.values() if s.client == client and s.seen < here]
-        return max(gone, key=lambda s: s.seen) if gone else None
-
     def _give_up_an_absent_seat(self, room: ClassRecord) -> None:
-        """A full class: the seat gone longest, gone ABSENT_SECONDS or more, is freed."""
-        since = self._clock() - ABSENT_SECONDS
-        gone = [s for s in room.students.values() if s.seen <= since]
-        if gone:
-            student = min(gone, key=lambda s: s.seen)
+        """A full class: the seat gone ABSENT_SECONDS or more (the longest) is freed."""
+        student = seats.longest_absent(room, self._clock() - ABSENT_SECONDS)
+        if student is not None:
             del room.students[student.seat]
             if room.question is not None:
                 room.question.answers.pop(student.seat, None)
