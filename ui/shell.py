@@ -108,6 +108,7 @@ def run_app() -> None:
     with guarded("The class"):
         following.arrive()  # ?class=CODE: this session joins (and gets the class's run)
         following.follow_class()  # a student's step, passage and trace: the teacher's
+    with guarded("The class's question"):
         following.veil_runs()  # a class's open question: its merge is on no page yet
     page = navigation()
     run = None
