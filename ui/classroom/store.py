@@ -125,6 +125,8 @@ class ClassStore:
         self._ends_checked = float("-inf")
         if snapshot_path is not None:
             self._classes = snapshot.load(snapshot_path)
+            for room in self._classes.values():  # a teacher's page reconnects: 10 minutes
+                room.taught = max(room.taught, clock())  # to take the class back
             self._purge()
             self._take_end_requests()
 

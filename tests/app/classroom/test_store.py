@@ -380,3 +380,17 @@ def test_a_live_class_pins_its_run_against_eviction(tmp_path: Path) -> None:
     for k in range(10, 14):
         run_store.save(config, f"{k:016x}", stored)
     assert not (tmp_path / f"{RUN}.run").exists()  # unpinned once the class ended
+
+
+def test_after_a_restart_a_teacher_has_ten_minutes_to_take_the_class_back(tmp_path: Path) -> None:
+    clock = Clock()
+    path = tmp_path / "classes.json"
+    store = ClassStore(snapshot_path=path, clock=clock, max_classes=1)
+    taught = store.start(RUN, "r")
+    clock.now += 3600  # an hour on, the server restarts; the class is not idle 3 hours
+    again = ClassStore(snapshot_path=path, clock=clock, max_classes=1)
+    with pytest.raises(ClassError, match="as many as it takes"):
+        again.start(RUN, "r")  # the teacher's page may still reconnect
+    clock.now += UNTAUGHT_SECONDS + 1
+    again.start(RUN, "r")  # nobody took it back: it gave way
+    assert again.view(taught.code) is None
