@@ -286,22 +286,32 @@ def veiled(run: Run, veils: dict[str, int]) -> Run:
     return Run(run.spec, tokenizer, history.truncated(size), veiled_at=size - 256)
 
 
+WHOLE_RUN = 0  # kept as the view size before a veil: the whole run, whatever its size
+
+
 def fit_view_size(state: keys.State, full: int, veiled_run: bool) -> None:
-    """Keep the sidebar's view size within what the run shows: a veil lowers it, and its
-    lifting gives the size back.
+    """Keep the sidebar's view size within what the run shows: a veil lowers it to the
+    veil, and its lifting gives the size back (the whole run when it was the whole run,
+    or when the session began under the veil).
 
     >>> state = {"sidebar_view_size": 900}
     >>> fit_view_size(state, 260, True); state["sidebar_view_size"]
     260
     >>> fit_view_size(state, 1000, False); state["sidebar_view_size"]
     900
+    >>> state = {"sidebar_view_size": 260}  # a session that opened under the veil
+    >>> fit_view_size(state, 260, True); fit_view_size(state, 1000, False)
+    >>> state["sidebar_view_size"]
+    1000
     """
     size = state.get(keys.SIDEBAR_VIEW_SIZE)
-    if isinstance(size, int) and size > full:
-        state.setdefault(keys.VIEW_SIZE_BEFORE_VEIL, size)
-        state[keys.SIDEBAR_VIEW_SIZE] = full
-    elif not veiled_run and keys.VIEW_SIZE_BEFORE_VEIL in state:
-        state[keys.SIDEBAR_VIEW_SIZE] = min(full, int(state.pop(keys.VIEW_SIZE_BEFORE_VEIL)))
+    if veiled_run:
+        if isinstance(size, int) and size >= full:
+            state.setdefault(keys.VIEW_SIZE_BEFORE_VEIL, size if size > full else WHOLE_RUN)
+            state[keys.SIDEBAR_VIEW_SIZE] = full
+    elif keys.VIEW_SIZE_BEFORE_VEIL in state:
+        before = int(state.pop(keys.VIEW_SIZE_BEFORE_VEIL))
+        state[keys.SIDEBAR_VIEW_SIZE] = full if before == WHOLE_RUN else min(full, before)
 
 
 def _results(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:

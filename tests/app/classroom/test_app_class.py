@@ -294,6 +294,9 @@ def test_an_open_question_keeps_its_merge_off_every_page_until_answered() -> Non
     by_link.run()
     assert not bo.exception and not by_link.exception, (bo.exception, by_link.exception)
     assert merges_shown(bo) == full and merges_shown(by_link) == full
+    for app in (bo, by_link):  # opened under the veil or not, the view is the whole run again
+        assert app.session_state[keys.SIDEBAR_VIEW_SIZE] == 256 + full
+        assert "view" not in app.query_params
 
 
 def test_the_teacher_lists_the_seats_and_removes_one() -> None:
