@@ -17,7 +17,9 @@ Animate step, passage and Tokens encode trace to the teacher's, unless they step
 Buttons: `class_step_away`, `class_back` ("Back to the class"), `class_leave`, the
 Nickname popover's `class_rename`; a question: radio `class_answer` (an option's index),
 button `class_send`.
-bench/classroom/class_poll.py measures what the polling costs.
+bench/classroom/class_poll.py measures what the polling costs. Each check names the seat,
+so the store knows who is here (the teacher's live count and list; a seat gone 30 s is
+given back to its address when it opens the link again).
 
 The teacher (widget keys, ui/session/state.py): `class_start` ("Start a class on this
 tokenizer", in the same expander) starts a class on the current run at Animate's step;
