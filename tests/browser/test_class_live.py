@@ -546,7 +546,10 @@ def test_a_student_cannot_drive_the_class(room: Room) -> None:
     seated, forged, out_of_range = runs
     assert keys.CLASS_ANSWER in seated.widgets  # a student's page, with the open question
     # animate_next cannot pass the open question's step: its merge is on none of her pages
-    assert not forged.text_with(f"Step {step + 1}:") and not forged.text_with(f"merge {step + 1}")
+    assert not forged.text_with(f"Step {step + 1}:") and not forged.text_with(
+        f"After step {step + 1}"
+    )
+    assert forged.text_with(f"merge {step + 1} and those after it are on no page")
     assert keys.CLASS_ANSWER in out_of_range.widgets
     for run in runs:
         assert "exception" not in run.kinds and not run.text_with("could not be shown")
