@@ -166,7 +166,7 @@ class FairQueue:
             )
         ahead = len(self._running) + len(self._waiting)
         return (
-            f"the server is busy: {ahead} jobs ahead (at most {self.slots} run and "
+            f"the server is busy: {_jobs(ahead)} ahead (at most {self.slots} run and "
             f"{self.queue_limit} wait at once); try again in a minute"
         )
 
