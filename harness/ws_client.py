@@ -195,14 +195,20 @@ class StreamlitClient:
 async def connected(
     port: int,
     kind: type[Client] = StreamlitClient,  # type: ignore[assignment]  # python/mypy#3737
+    *,
+    from_address: str | None = None,
 ) -> AsyncIterator[Client]:
     """A new session on the app at 127.0.0.1:port (closed, and so ended, on exit);
-    `kind`: a subclass of StreamlitClient that reads more of what comes."""
+    `kind`: a subclass of StreamlitClient that reads more of what comes. `from_address`
+    (another loopback address, such as 127.0.0.5) is where the connection comes from: the
+    server then sees that visitor's address (it sees none for 127.0.0.1)."""
+    local = {} if from_address is None else {"local_addr": (from_address, 0)}
     async with connect(
         f"ws://127.0.0.1:{port}/_stcore/stream",
         subprotocols=["streamlit"],  # type: ignore[list-item]
         max_size=None,  # a page's elements may be megabytes
         ping_interval=None,  # as the frontend: no protocol-level pings to miss under load
         open_timeout=120,
+        **local,  # type: ignore[arg-type]  # passed on to loop.create_connection
     ) as socket:
         yield kind(socket)
