@@ -4,12 +4,13 @@ to Tokens, and a newcomer's wait while one visitor tries to fill the job queue.
 Not a test. Starts the app on a free loopback port (harness/app_server.py) and speaks
 Streamlit's websocket protocol (harness/ws_client.py); every connection is to 127.0.0.1.
 
-- tokens: a neighbour steps through Animate (the default run, THINK_S between clicks):
-  STEPS_ALONE steps alone, then as many as it can while three visitors each send
-  TEXTS_EACH texts of random words (20 MiB each, a new one each time) as the Tokens
-  page's text. It prints the neighbour's step p50 / p95 / max (seconds from click to the
-  step's label) alone and meanwhile, the heavy visitors' seconds per view, the server's
-  CPU seconds and peak RSS (children not included).
+- tokens: a neighbour steps through Animate (the default run, THINK_S between clicks, a
+  new session every STEPS_PER_SESSION steps): STEPS_ALONE steps alone, then as many as it
+  can while three visitors each send TEXTS_EACH texts of random words (20 MiB each, a
+  new one each time) as the Tokens page's text. It prints the neighbour's step p50 /
+  p95 / max (seconds from click to the step's label) alone and meanwhile, the heavy
+  visitors' seconds per view, the server's CPU seconds and peak RSS (children not
+  included).
 - queue: one visitor, from 127.0.0.5, keeps FILL_TABS tabs training 1 MB pastes to
   vocab 3,000 (~12 s each in a child), starting the next as soon as one ends or is
   refused. A newcomer, from 127.0.0.9, presses Train on a 300 KB paste (vocab 300, a child
@@ -37,7 +38,7 @@ from ui.session import state as keys
 from ui.session.run_spec import run_name
 
 HERE = Path(__file__).resolve().parents[2]
-STEPS_ALONE, MAX_STEPS, THINK_S = 30, 1_800, 0.1
+STEPS_ALONE, MAX_STEPS, STEPS_PER_SESSION, THINK_S = 30, 20_000, 1_000, 0.25
 TOKENS_MB, HEAVY_VISITORS, TEXTS_EACH = 20, 3, 2
 FILL_TABS, FILL_KB, FILL_VOCAB, FILL_TEXTS = 5, 1_000, 3_000, 12
 NEWCOMER_KB, NEWCOMER_VOCAB, RETRY_S, NEWCOMER_LIMIT_S = 300, 300, 5.0, 240.0
@@ -56,20 +57,20 @@ def words(kilobytes: int, seed: int) -> str:
 
 
 async def neighbour_steps(port: int, done: asyncio.Event | None, steps: list[float]) -> None:
-    """Step through Animate until `done` is set (STEPS_ALONE steps without one)."""
-    async with connected(port) as client:
-        await client.rerun()
-        await client.rerun(page="animate")
-        step = 0
-        while step < MAX_STEPS and (
-            len(steps) < STEPS_ALONE if done is None else not done.is_set()
-        ):
-            step += 1
-            run = await client.rerun(trigger=keys.ANIMATE_NEXT, until=f"After step {step:,}")
-            if run.shown_s is None:
-                raise RuntimeError(f"step {step} ended without its 'After step' label")
-            steps.append(run.shown_s)
-            await asyncio.sleep(THINK_S)
+    """Step through Animate until `done` is set (STEPS_ALONE steps without one), in a new
+    session every STEPS_PER_SESSION steps (the default run has 2,000 merges)."""
+    while len(steps) < MAX_STEPS:
+        async with connected(port) as client:
+            await client.rerun()
+            await client.rerun(page="animate")
+            for step in range(1, STEPS_PER_SESSION + 1):
+                if len(steps) >= STEPS_ALONE if done is None else done.is_set():
+                    return
+                run = await client.rerun(trigger=keys.ANIMATE_NEXT, until=f"After step {step:,}")
+                if run.shown_s is None:
+                    raise RuntimeError(f"step {step} ended without its 'After step' label")
+                steps.append(run.shown_s)
+                await asyncio.sleep(THINK_S)
 
 
 async def tokens_visitor(port: int, texts: list[str], views: list[float]) -> None:
