@@ -60,7 +60,7 @@ from ui.classroom import snapshot
 from ui.classroom.model import ClassView, Place, Seat
 from ui.classroom.store import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, ClassStore
 from ui.server.lru import SharedLru
-from ui.server.streamlit_internals import client_remote_ip
+from ui.server.clients import device_address
 from ui.session import run_store
 from ui.session import state as keys
 from ui.session.encode_place import EncodePlace, set_encode_place
@@ -113,8 +113,8 @@ def per_client(environ: Mapping[str, str], name: str, default: int) -> int:
 
 def client_address() -> str:
     """The address this session's browser connects from: whom the per-client bounds
-    count ("" when not known, as in AppTest: no per-client bound then)."""
-    return client_remote_ip() or ""
+    count (ui/server/clients.py says what an address is)."""
+    return device_address()
 
 
 @st.cache_resource(show_spinner=False)
