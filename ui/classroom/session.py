@@ -59,8 +59,8 @@ from explorer.base.numbers import whole_number_or_none
 from ui.classroom import snapshot
 from ui.classroom.model import ClassView, Place, Seat
 from ui.classroom.store import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, ClassStore
-from ui.server.lru import SharedLru
 from ui.server.clients import device_address
+from ui.server.lru import SharedLru
 from ui.session import run_store
 from ui.session import state as keys
 from ui.session.encode_place import EncodePlace, set_encode_place
