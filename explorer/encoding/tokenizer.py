@@ -44,12 +44,14 @@ from explorer.encoding.extra_tokens import (
 )
 from explorer.encoding.extra_tokens import SpecialTokenError as SpecialTokenError  # exported
 from explorer.encoding.extra_tokens import TokenizerError as TokenizerError  # exported
-from explorer.encoding.latin1_split import preset_splitter
 from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,
+    covering_pieces,
     match_budget,
+    preset_name,
     special_splitter,
+    split_chunks,
     split_specials,
 )
 from explorer.encoding.tiktoken_path import TiktokenPath
@@ -120,7 +122,7 @@ class Tokenizer:
         # A preset's matches cover any text (every character is a letter, a number, a
         # space or something else, each with an alternative), so they need no check;
         # a custom pattern's gaps become pieces of their own.
-        self._pieces = preset_splitter(pattern)
+        self._pieces = covering_pieces if preset_name(pattern) is None else split_chunks
         self.outside_merges: dict[int, bytes] = outside_tokens(outside_merges or {}, self.vocab)
         self.encode_outside = bool(encode_outside)
         self.special_tokens = special_ids(

@@ -26,11 +26,12 @@ import base64
 import binascii
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, overload
+from typing import Any
 
 from explorer.base.byte_map import bytes_to_unicode
 from explorer.encoding.merging import merge_ids
 from explorer.encoding.pretokenize import GPT2_PATTERN, PatternError
+from explorer.encoding.tiktoken_path import LowerRanks
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
 from explorer.files.errors import FormatError
 from explorer.files.json_text import load_json
@@ -103,41 +104,10 @@ def merges_and_outside(
 
 def _rank_parts(tokens: Sequence[bytes]) -> Iterator[tuple[int, list[int]]]:
     """Each rank past the bytes, with what BPE on its bytes, with only lower ranks, leaves."""
-    lower = _LowerRanks(tokens)
+    lower = LowerRanks(tokens)
     for rank in range(256, len(tokens)):
         lower.limit = rank
         yield rank, merge_ids(lower.byte_ids(tokens[rank]), lower)
-
-
-class _LowerRanks:
-    """A rank file's merges below rank `limit`, as `merge_ids` reads them: two tokens side
-    by side merge when their joined bytes are a token of lower rank, and make that token.
-
-    Looked up on demand: a rank file lists tokens, not pairs, and most pairs never meet.
-
-    >>> lower = _LowerRanks([bytes([b]) for b in range(256)] + [b"aa", b"aaa"])
-    >>> lower.limit = 257
-    >>> lower.byte_ids(b"aaa"), lower.get((97, 97)), lower.get((256, 97))
-    ([97, 97, 97], 256, None)
-    """
-
-    def __init__(self, tokens: Sequence[bytes]) -> None:
-        self.tokens = tokens
-        self.ids = {token: token_id for token_id, token in enumerate(tokens)}
-        self.limit = len(tokens)
-
-    def byte_ids(self, token: bytes) -> list[int]:
-        """The ids of the token's single bytes (a rank file may number them in any order)."""
-        ids = self.ids
-        return [ids[token[i : i + 1]] for i in range(len(token))]
-
-    @overload
-    def get(self, pair: tuple[int, int]) -> int | None: ...
-    @overload
-    def get(self, pair: tuple[int, int], default: int) -> int: ...
-    def get(self, pair: tuple[int, int], default: int | None = None) -> int | None:
-        made = self.ids.get(self.tokens[pair[0]] + self.tokens[pair[1]])
-        return made if made is not None and made < self.limit else default
 
 
 # --- tiktoken: a base64 token and its rank, one pair a line --------------------------------
