@@ -51,7 +51,8 @@ def timed(encode: Callable[[str], list[int]], text: str) -> tuple[float, float, 
 
 
 def row(name: str, corpus: str, repeat: int, ours: Any, theirs: Any) -> str:
-    text = corpus_path(corpus).read_text(encoding="utf-8", newline="")
+    with open(corpus_path(corpus), encoding="utf-8", newline="") as file:
+        text = file.read()
     runs: dict[str, list[tuple[float, float]]] = {"ours": [], "theirs": []}
     ids: dict[str, list[int]] = {}
     for _ in range(repeat):

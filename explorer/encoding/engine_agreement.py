@@ -55,7 +55,7 @@ PRESET_CLASSES = (
     r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]",
     r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]",
 )
-CUT_WINDOW = 4096  # characters looked through at a time for a cut beside a span
+CUT_WINDOW = 256  # characters searched at a time for a cut beside a span, window by window
 
 
 def disagreeing_spans(text: str) -> list[tuple[int, int]]:
