@@ -53,10 +53,16 @@ from ui.views.present import inject_style, presenter_toggle
 from ui.views.section import guarded
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
-VEILED = (
-    "A class's question is open on this tokenizer: merge {merge:,} and those after it are "
-    "on no page until you answer it or the teacher reveals it."
-)
+def veiled_sentence(merge: int) -> str:
+    """What the sidebar says while a class's open question hides merge `merge` onward.
+
+    >>> veiled_sentence(1204)[:60]
+    "A class's question is open on this tokenizer: merge 1,204 an"
+    """
+    return (
+        f"A class's question is open on this tokenizer: merge {merge:,} and those after it "
+        "are on no page until you answer it or the teacher reveals it."
+    )
 APP_TITLE = "BPE Merge Explorer"
 
 _this_run = threading.local()  # .inside_app: the entry file is running the current page
@@ -168,7 +174,7 @@ def sidebar() -> Run | None:
             view_size_controls(full)
         st.caption(run_summary(run))
         if run.veiled_at is not None:
-            st.caption(VEILED.format(merge=run.veiled_at + 1))
+            st.caption(veiled_sentence(run.veiled_at + 1))
         with guarded("The class"):
             class_sidebar()
     return run

@@ -26,7 +26,7 @@ def request_end(folder: Path, code: str) -> None:
     """Ask the server that keeps its classes in `folder` to end the class `code`."""
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / END_FILE).open("a", encoding="ascii") as requests:
-        requests.write(f"{code}\n")
+        print(code, file=requests)
 
 
 def take_end_requests(folder: Path) -> set[str]:
