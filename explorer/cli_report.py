@@ -30,7 +30,9 @@ from explorer.analysis.compression.metric_counts import MetricCounts
 from explorer.analysis.compression.metric_stream import count_blocks
 from explorer.analysis.compression.metrics import SizeMetrics, metrics_at
 from explorer.base.numbers import NumberError, whole_number
+from explorer.cli_models import report_metrics
 from explorer.encoding.tokenizer import Tokenizer
+from explorer.models.model import LoadedModel
 
 REPORT_KEYS = (
     "size",
@@ -59,13 +61,18 @@ class ReportError(ValueError):
     status = 2
 
 
+Loader = Callable[[argparse.Namespace], "Tokenizer | LoadedModel"]  # reads args.model
+
+
 def add_report_command(
     commands: argparse._SubParsersAction,  # type: ignore[type-arg]
-    load_tokenizer: Callable[[str], Tokenizer],
+    load_tokenizer: Loader,
     progress_bar: Callable[[TextIO], ProgressLine],
     model_help: str,
+    add_model_options: Callable[[argparse.ArgumentParser], None] | None = None,
 ) -> None:
-    """The `report` subcommand; the caller lends its tokenizer loader and progress bar."""
+    """The `report` subcommand; the caller lends its tokenizer loader and progress bar, and
+    the options a real model's file may need."""
     report = commands.add_parser(
         "report",
         help="fertility, Rényi efficiency and more, per file and vocab size",
@@ -95,6 +102,8 @@ def add_report_command(
         "each file's premium (its tokens ÷ the first file's) and the Gini of tokens per "
         "byte across the files, at each size",
     )
+    if add_model_options is not None:
+        add_model_options(report)
 
     def run(args: argparse.Namespace) -> None:
         run_report(args, load_tokenizer, progress_bar)
@@ -104,7 +113,7 @@ def add_report_command(
 
 def run_report(
     args: argparse.Namespace,
-    load_tokenizer: Callable[[str], Tokenizer],
+    load_tokenizer: Loader,
     progress_bar: Callable[[TextIO], ProgressLine],
 ) -> None:
     """Check every input, then count each file once and print its metrics at every size."""
@@ -114,9 +123,12 @@ def run_report(
         raise ReportError("--parallel compares files with the first one: give two or more")
     requested = parse_sizes(args.sizes)
     try:
-        tokenizer = load_tokenizer(args.model)
+        tokenizer = load_tokenizer(args)
     except (ValueError, OSError) as exc:
         raise ReportError(str(exc)) from None
+    if not isinstance(tokenizer, Tokenizer):
+        _report_model(args, tokenizer)
+        return
     sizes = chosen_sizes(requested, 256 + len(tokenizer.merges), args.model)
     total = sum(_size_of(name) for name in args.files)
     bar = progress_bar(sys.stderr) if sys.stderr.isatty() else None
@@ -140,6 +152,32 @@ def run_report(
     if args.parallel:
         records = with_fairness(records, rows, len(sizes))
     write_records(records, args.format, sys.stdout)
+
+
+def _report_model(args: argparse.Namespace, model: LoadedModel) -> None:
+    """A real model's report: its own size only (its ids do not follow its merges, so the
+    first k merges are no tokenizer of size 256 + k); each file is read whole."""
+    if args.sizes is not None and parse_sizes(args.sizes) != [model.vocab_size]:
+        raise ReportError(
+            f"--sizes: {model.name} is reported at its own size only, {model.vocab_size:,} "
+            "ids (a real model's ids do not follow its merges, so it has no smaller sizes)"
+        )
+    rows = []
+    for name in args.files:
+        text = "".join(_decoded(sys.stdin.buffer, "stdin")) if name == "-" else _read_text(name)
+        rows.append((name, report_metrics(model, text)))
+    records = [{"file": name, **{k: getattr(m, k) for k in REPORT_KEYS}} for name, m in rows]
+    if args.parallel:
+        records = with_fairness(records, rows, 1)
+    write_records(records, args.format, sys.stdout)
+
+
+def _read_text(name: str) -> str:
+    try:
+        with open(name, "rb") as handle:
+            return "".join(_decoded(handle, name))
+    except OSError as exc:
+        raise ReportError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
 def with_fairness(
