@@ -30,6 +30,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import regex
+
 from explorer.encoding.pretokenize import resolve_pattern
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.errors import FormatError
@@ -45,6 +47,7 @@ MINBPE_HEADERS = ("minbpe v1", "bpe v1")  # the first line of our own .model
 OURS, MODEL, TRY = "ours", "model", "try"  # the ways a file goes (see `route`)
 # a tokenizer_config.json without that name is told by its keys (it has no "model")
 _CONFIG_KEYS = ("added_tokens_decoder", "tokenizer_class", "chat_template")
+_TEKKEN_HEAD = regex.compile(r'\s*\{\s*"(?:config|vocab)"\s*:')
 _SNIFF_CONFIG_CHARS = 4 << 20  # a config is small (Gemma 3's: 1.1 MB); a tokenizer.json is not
 
 
@@ -102,25 +105,24 @@ def open_uploads(
     configs = [(name, text) for name, text in texts if is_tokenizer_config(name, text)]
     rest = [(name, text) for name, text in texts if (name, text) not in configs]
     ours: list[tuple[str, bytes]] = []
-    read: list[Opened] = []  # ours, read already while telling them apart
-    models: list[tuple[str, str, FileKind]] = []
+    models: list[tuple[str, str, FileKind, str]] = []
     for name, text in rest:
         kind = detect_file_kind(name, text)
         way = route(name, text, kind, settings, with_config=bool(configs))
-        loaded = read_today(name, text, settings) if way == TRY else None
-        if loaded is not None:
-            read.append(loaded)
-        elif way == OURS:
+        if way == OURS:
             ours.append((name, text.encode("utf-8")))
         else:
-            models.append((name, text, kind))
-    partners = _partners(models, configs)
+            models.append((name, text, kind, way))
+    partners = _partners([(name, text, kind) for name, text, kind, _ in models], configs)
     opened: list[Opened] = []
     if ours:
         opened += load_uploads(ours, tiktoken_pattern=settings.pattern, earlier=earlier)
-    opened += read
-    for name, text, _ in models:
-        opened.append(open_model(name, text, partners.get(name), settings))
+    for name, text, kind, way in models:
+        config = partners.get(name)
+        if way == TRY:
+            opened.append(open_tried(name, text, kind, config, settings))
+        else:
+            opened.append(open_model(name, text, config, settings))
     return opened
 
 
@@ -147,21 +149,51 @@ def open_file(path: str | Path, *, settings: RankSettings = RankSettings()) -> T
     way = route(path.name, text, kind, settings, with_config=config_text is not None)
     if way == OURS:  # GPT-2's encoder.json finds its vocab.bpe in the folder
         return load_tokenizer_file(path, tiktoken_pattern=settings.pattern)
-    loaded = read_today(str(path), text, settings) if way == TRY else None
-    if loaded is not None:
-        return loaded.tokenizer
+    if way == TRY:
+        return open_tried(str(path), text, kind, config_text, settings)
     return open_model(str(path), text, config_text, settings)
+
+
+def open_tried(
+    name: str, text: str, kind: FileKind, config: tuple[str, str] | None, settings: RankSettings
+) -> Opened:
+    """A file today's reader may read exactly, read our way when it does.
+
+    A tokenizer.json is read as a model first (today's reader took seconds to refuse
+    Llama 3's), and again today's way only when its numbering is ours (`in_merge_order`);
+    a .tiktoken is tried today's way first (OpenAI's own and our exports).
+    """
+    if kind is not FileKind.TOKENIZER_JSON:
+        return read_today(name, text, settings) or open_model(name, text, config, settings)
+    try:
+        opened = open_model(name, text, config, settings)
+    except FormatError:
+        loaded = read_today(name, text, settings)
+        if loaded is None:
+            raise  # the model reader's sentence: it reads more than today's
+        return loaded
+    if not in_merge_order(opened.model):
+        return opened
+    return read_today(name, text, settings) or opened
+
+
+def in_merge_order(model: LoadedModel) -> bool:
+    """Whether a model's numbering is ours: byte-level, no normalizer, the 256 bytes at ids
+    0-255 and merge rank r making id 256 + r (then ids and steps tell one story)."""
+    if model.base != "bytes" or model.normalizer:
+        return False
+    if any(merge.result != 256 + merge.rank for merge in model.merges):
+        return False
+    return all(len(model.token_bytes(i)) == 1 for i in range(256) if i in model.tokens)
 
 
 def open_model(
     name: str, text: str, config: tuple[str, str] | None, settings: RankSettings
 ) -> OpenedModel:
     """A real model's file (and its tokenizer_config.json) read by the model readers."""
-    from explorer.models.reading import read_model  # the readers import tokenizers, tiktoken
-
-    model = read_model(
+    model = _read_model(
         Path(name).name,
-        text.encode("utf-8"),
+        text,
         config_text=None if config is None else config[1],
         pattern=settings.model_pattern,
         special_tokens=dict(settings.special_tokens) or None,
@@ -169,6 +201,41 @@ def open_model(
     files = (name,) if config is None else (name, config[0])
     texts = (text,) if config is None else (text, config[1])
     return OpenedModel(model, files, texts, settings)
+
+
+def _read_model(
+    name: str,
+    text: str,
+    *,
+    config_text: str | None,
+    pattern: str,
+    special_tokens: dict[str, int] | None,
+) -> LoadedModel:
+    """The model reader this file's content asks for (the readers import tokenizers and
+    tiktoken, so they are imported when a model's file is read)."""
+    if is_tekken(text):
+        from explorer.models.rank_model import read_tekken
+
+        return read_tekken(text, name=name)
+    if first_line(text).startswith("{"):
+        from explorer.models.hf_model import read_tokenizer_json
+
+        return read_tokenizer_json(text, name=name, config_text=config_text)
+    from explorer.models.rank_model import read_rank_file
+
+    return read_rank_file(
+        text.encode("utf-8"), name=name, pattern=pattern, special_tokens=special_tokens
+    )
+
+
+def is_tekken(text: str) -> bool:
+    """Whether a JSON text is Mistral's tekken file: its first key is "config" or "vocab"
+    (a merges JSON's are pairs, a tokenizer.json's "version" or "model").
+
+    >>> is_tekken('{\\n  "config": {"pattern": ""}'), is_tekken('{"(97, 97)": 256}')
+    (True, False)
+    """
+    return _TEKKEN_HEAD.match(text.removeprefix("\ufeff")) is not None
 
 
 def route(
@@ -186,7 +253,7 @@ def route(
     >>> route("tokenizer.model", "IQ== 0\\n", FileKind.MODEL, RankSettings())
     'model'
     """
-    if kind.value == "tekken":
+    if kind.value == "tekken" or is_tekken(text):
         return MODEL
     if kind is FileKind.MODEL:
         return OURS if first_line(text) in MINBPE_HEADERS else MODEL
