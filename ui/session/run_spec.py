@@ -52,7 +52,12 @@ class RunKind(str, Enum):
     @property
     def is_loaded(self) -> bool:
         """It was loaded from files the session keeps."""
-        return self in (RunKind.MODEL, RunKind.MODEL_HISTORY, RunKind.IMPORTED, RunKind.LOADED_MODEL)
+        return self in (
+            RunKind.MODEL,
+            RunKind.MODEL_HISTORY,
+            RunKind.IMPORTED,
+            RunKind.LOADED_MODEL,
+        )
 
     @property
     def is_model(self) -> bool:
