@@ -464,7 +464,7 @@ def _read_ids(data: bytes, name: str, which: str) -> list[int]:
 def run_info(args: argparse.Namespace) -> None:
     loaded = load_from_args(args)
     if not isinstance(loaded, Tokenizer):
-        sys.stdout.write("\n".join(info_lines(loaded)) + "\n")
+        sys.stdout.write("\n".join(info_lines(loaded, args.model)) + "\n")
         return
     tokenizer = loaded
     merges = len(tokenizer.merges)

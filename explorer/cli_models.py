@@ -32,16 +32,16 @@ def ids_line(ids: Sequence[int]) -> str:
     return " ".join(map(str, ids))
 
 
-def info_lines(model: LoadedModel) -> list[str]:
-    """What `info` says of a loaded model: ids, merges, base symbols, normalizer, pattern,
-    special tokens, and which number is which."""
+def info_lines(model: LoadedModel, label: str = "") -> list[str]:
+    """What `info` says of a loaded model (`label`: the path given, else its name): ids,
+    merges, base symbols, normalizer, pattern, special tokens, and which number is which."""
     ids = sorted(model.tokens)
     made = {merge.result for merge in model.merges}
     specials = sorted(model.special_tokens.items(), key=lambda item: item[1])
     unmade = len(set(ids) - made - {i for _, i in specials})
     several = len(model.merges) - len(made)
     lines = [
-        f"model: {model.name} ({model.file_kind})",
+        f"model: {label or model.name} (a real model's {model.file_kind})",
         f"ids: {len(ids):,}" + (f" ({ids[0]:,}-{ids[-1]:,})" if ids else ""),
         f"merges: {len(model.merges):,} (ranks 0-{len(model.merges) - 1:,}), making "
         f"{len(made):,} distinct tokens"

@@ -20,6 +20,7 @@ import pytest
 import tiktoken
 from tokenizers import Tokenizer as HfTokenizer
 
+from explorer.encoding.pretokenize import PRESETS
 from tests.conftest import shared_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,3 +166,67 @@ def test_check_and_report_work_on_a_model(tmp_path: Path) -> None:
     reference = HfTokenizer.from_file(str(path)).encode(TEXT, add_special_tokens=False).ids
     assert row["size"] == 32_000
     assert row["bytes_per_token"] == pytest.approx(len(TEXT.encode()) / len(reference))
+
+
+# --- a rank file of our own making: no ../shared needed -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A rank file named .model (as Llama 3's is): the 256 bytes, then "ab" and "abc"."""
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    path = tmp_path_factory.mktemp("ranks") / "tiny.model"
+    path.write_text("\n".join([*lines, "YWI= 256", "YWJj 257"]) + "\n", encoding="ascii")
+    return path
+
+
+def test_a_rank_file_s_pattern_and_specials_come_from_the_options(tiny: Path) -> None:
+    ranks = {bytes([b]): b for b in range(256)} | {b"ab": 256, b"abc": 257}
+    reference = tiktoken.Encoding(
+        "tiny",
+        pat_str=PRESETS["gpt2"],
+        mergeable_ranks=ranks,
+        special_tokens={"<s>": 258},
+    )
+    text = "<s>abc ab abcab"
+    ids = cli_ids(tiny, text, "--pattern", "gpt2", "--special", "<s>=258")
+    assert ids == reference.encode(text, allowed_special="all")
+    decoded = run("decode", tiny, "--pattern", "gpt2", "--special", "<s>=258", stdin=b"258 257 32")
+    assert decoded.stdout.decode() == "<s>abc "  # decode needs the same options: ids of specials
+    info = run("info", tiny, "--pattern", "gpt2", "--special", "<s>=258").stdout.decode()
+    assert "ids: 259 (0-258)" in info and "  '<s>' 258" in info
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["encode", "{tiny}", "--text", "abc"], "--pattern"),  # a rank file nobody knows
+        (["encode", "{tiny}", "--pattern", "gpt2", "--special", "<s>", "--text", "a"], "TOKEN=ID"),
+        (["encode", "{tiny}", "--pattern", "", "--text", "a"], "--pattern is empty"),
+        (
+            ["encode", "{tiny}", "--pattern", "gpt2", "--allowed-special", "all", "--text", "a"],
+            "our own",
+        ),
+        (["decode", "{tiny}", "--pattern", "gpt2"], "not an id of tiny.model"),
+        (["info", "{config}"], "give the tokenizer.json beside it"),
+        (["encode", "gpt2", "--add-special-tokens", "--text", "a"], "our own tokenizers add none"),
+        (
+            ["check", "{tiny}", "--pattern", "gpt2", "--list", "intermediate_only"],
+            "training corpus",
+        ),
+        (
+            ["report", "{tiny}", "{tiny}", "--pattern", "gpt2", "--sizes", "300"],
+            "its own size only",
+        ),
+    ],
+)
+def test_mistakes_with_a_model_s_file_are_one_line(
+    tiny: Path, tmp_path: Path, args: list[str], words: str
+) -> None:
+    config = tmp_path / "tokenizer_config.json"
+    config.write_text('{"tokenizer_class": "LlamaTokenizer"}', encoding="utf-8")
+    argv = [arg.format(tiny=tiny, config=config) for arg in args]
+    done = run(*argv, stdin=b"999")
+    stderr = done.stderr.decode()
+    assert done.returncode in (1, 2) and done.stdout == b""
+    assert stderr.startswith("error: ") and stderr.count("\n") == 1 and words in stderr, stderr
