@@ -1,6 +1,9 @@
 """Tell what a tokenizer file holds, and which files belong together.
 
-A file's kind comes from its name, then from its first line or its JSON. Two kinds
+A file's kind comes from its content first: a first line "minbpe v1" is minbpe's
+`.model`, a first line `BASE64TOKEN RANK` a tiktoken rank file whatever its name (Meta's
+Llama 3 ships one as `tokenizer.model`), a JSON object with `config` and a `vocab` list
+Mistral's tekken file. Then from its name, then from its JSON. Two kinds
 need a partner: GPT-2's `encoder.json` goes with its `vocab.bpe`, and a merge history
 (`X.history.json`, as `python -m explorer train` writes it) with the `.model` it was
 trained with, paired by file name.
@@ -32,6 +35,7 @@ class FileKind(str, Enum):
     HISTORY_JSON = "history_json"  # a merge history (explorer.files.history_file)
     TOKENIZER_JSON = "tokenizer_json"  # Hugging Face's tokenizer.json
     TIKTOKEN = "tiktoken"  # tiktoken's ranks: base64 token and rank, one a line
+    TEKKEN = "tekken"  # Mistral's tekken JSON: config (pattern, sizes) and ranked token bytes
     ENCODER_JSON = "encoder_json"  # GPT-2's token -> id
     VOCAB_BPE = "vocab_bpe"  # GPT-2's merges, one 'LEFT RIGHT' a line
 
@@ -43,13 +47,21 @@ HISTORY_SUFFIXES = (".history.json", "-history.json", "_history.json")  # CLI, a
 MODEL_SUFFIXES = (".model", ".json")
 _MERGE_KEY = regex.compile(r"\(\s*[0-9]+\s*,\s*[0-9]+\s*\)")
 _TIKTOKEN_LINE = regex.compile(r"[A-Za-z0-9+/]+=*[ \t]+[0-9]+")
+_FIRST_KEY = regex.compile(r'\A\ufeff?\s*\{\s*"([a-z_]{1,20})"\s*:')
+# the key that opens each writer's file: tokenizers (serde) writes "version" first, and
+# mistral-common "config": known without parsing 9-33 MB of JSON a second time
+_OPENING_KEYS = {"version": "tokenizer_json", "config": "tekken"}
 
 
 def detect_file_kind(name: str, text: str) -> FileKind:
-    """What a tokenizer file holds, from its name and then its first line or its JSON.
+    """What a tokenizer file holds, from its first line, its name, then its JSON.
 
     >>> detect_file_kind("a.model", "").value, detect_file_kind("x.json", '{"model": {}}').value
     ('model', 'tokenizer_json')
+    >>> detect_file_kind("tokenizer.model", "IQ== 0\\nIg== 1").value  # Llama 3's rank file
+    'tiktoken'
+    >>> detect_file_kind("x.json", '{"config": {}, "vocab": []}').value
+    'tekken'
     >>> detect_file_kind("x.json", '{"(97, 97)": 256}').value
     'merges_json'
     >>> detect_file_kind("a.history.json", "{").value
@@ -59,20 +71,24 @@ def detect_file_kind(name: str, text: str) -> FileKind:
     if is_history_name(name):
         return FileKind.HISTORY_JSON
     first = text.removeprefix("\ufeff").lstrip().split("\n", 1)[0].strip()
-    if lower.endswith(".model") or first in ("minbpe v1", "bpe v1"):
+    if first in ("minbpe v1", "bpe v1"):
         return FileKind.MODEL
-    if lower.endswith(".tiktoken"):
+    if _TIKTOKEN_LINE.fullmatch(first) or lower.endswith(".tiktoken"):
         return FileKind.TIKTOKEN
+    if lower.endswith(".model"):
+        return FileKind.MODEL
     if lower.endswith((".bpe", "merges.txt")) or first.startswith("#version"):
         return FileKind.VOCAB_BPE
     if lower.endswith(".json") or first.startswith(("{", "[")):
+        opening = _FIRST_KEY.match(text)
+        if opening is not None and opening.group(1) in _OPENING_KEYS:
+            return FileKind(_OPENING_KEYS[opening.group(1)])
         return _json_kind(lower, text)
-    if _TIKTOKEN_LINE.fullmatch(first):
-        return FileKind.TIKTOKEN
     raise FormatError(
         f"{name}: this is not a tokenizer file the explorer can tell: load a minbpe .model, "
-        "a merges JSON, a Hugging Face tokenizer.json, a tiktoken .tiktoken file, or GPT-2's "
-        "encoder.json and vocab.bpe together."
+        "a merges JSON, a Hugging Face tokenizer.json, a tiktoken rank file (.tiktoken, or "
+        "Llama 3's tokenizer.model), Mistral's tekken JSON, or GPT-2's encoder.json and "
+        "vocab.bpe together."
     )
 
 
@@ -91,6 +107,8 @@ def _json_kind(name: str, text: str) -> FileKind:
         return FileKind.HISTORY_JSON
     if isinstance(value.get("model"), dict):  # GPT-2's encoder.json has a token "model"
         return FileKind.TOKENIZER_JSON
+    if isinstance(value.get("config"), dict) and isinstance(value.get("vocab"), list):
+        return FileKind.TEKKEN  # an encoder.json's values are ids, never objects or lists
     first = next(iter(value), "")
     if not _MERGE_KEY.fullmatch(first) and (named_vocab or len(value) >= 256):
         return FileKind.ENCODER_JSON

@@ -192,7 +192,8 @@ def _parse_merges(lines: list[str], first_line: int, source: str) -> list[tuple[
     last = len(lines)
     while last >= first_line and not lines[last - 1].strip():
         last -= 1  # tolerate blank lines at the very end (subtle: not by copying the list)
-    check_vocab_size(first_line - 4 + 256 + last - first_line + 1, source)  # specials too
+    merge_lines = last - first_line + 1
+    check_vocab_size(first_line - 4 + 256 + merge_lines, source, merges=merge_lines)
     merges: list[tuple[int, int]] = []
     seen: dict[tuple[int, int], int] = {}
     for number in range(first_line, last + 1):
@@ -285,7 +286,7 @@ def merges_json(tokenizer: Tokenizer) -> str:
 def parse_merges_json(text: str, *, pattern: str = "") -> Tokenizer:
     """Read a merges JSON; ids must be 256, 257, ... in order, keys "(a,b)" or "(a, b)"."""
     pairs = _json_object(text, "merges JSON")
-    check_vocab_size(256 + len(pairs), "merges JSON")
+    check_vocab_size(256 + len(pairs), "merges JSON", merges=len(pairs))
     merges: list[tuple[int, int]] = []
     seen: dict[tuple[int, int], int] = {}
     for key, value in pairs:

@@ -62,7 +62,7 @@ def parse_history_json(text: str, *, source: str = "history JSON") -> MergeHisto
     data = reader.expect(data, dict, "", "a JSON object {...}")
     _check_format(reader, data)
     records = reader.get(data, "steps", list, "a list of steps")
-    check_vocab_size(256 + len(records), source)
+    check_vocab_size(256 + len(records), source, merges=len(records))
     return MergeHistory(
         steps=_steps(reader, records),
         stop_reason=_stop_reason(reader, data),

@@ -35,6 +35,7 @@ from explorer.encoding.tokenizer import Tokenizer, TokenizerError
 from explorer.files.errors import FormatError
 from explorer.files.json_text import load_json
 from explorer.files.limits import (
+    check_merge_count,
     check_ranked_bytes,
     check_special_names,
     check_vocab_size,
@@ -259,7 +260,8 @@ def byte_level_parts(
     vocabularies. Messages count merges from 1 and name the file's own place (a line, or
     a 0-based index such as `model.merges[0]`).
     """
-    check_vocab_size(max(len(vocab), 256 + len(pairs)), vocab_where)
+    check_vocab_size(len(vocab), vocab_where)
+    check_merge_count(len(pairs), vocab_where)  # merge k makes id 255 + k: checked below
     symbols, ids = bytes_to_unicode(), _token_ids(vocab, vocab_where)
     byte_ids = [ids.get(symbols[b], -1) for b in range(256)]
     if sorted(byte_ids) != list(range(256)):

@@ -1,23 +1,34 @@
-"""What a tokenizer file may ask of the explorer: id range, token bytes, and a value's shape.
+"""What a tokenizer file may ask of the explorer: size, ids, merges, token bytes, a value's shape.
 
 Each bound sits far above every real tokenizer and far below what would crash a page or
-hold the server:
+hold the server. A message names the thing counted: ids, merges or bytes.
 
+- MAX_FILE_BYTES (64 MB): the largest real file we know is Gemma 3's tokenizer.json
+  (33 MB; Mistral's tekken JSON is 19 MB, Llama 3's tokenizer.json 9 MB). A file past it
+  is refused before it is parsed; large files are read in a child process, as before.
 - MAX_TOKEN_ID: Hugging Face's tokenizers and tiktoken keep ids as unsigned 32-bit
-  numbers, and the largest real vocabularies hold about 262,000 tokens; 2**31 - 1 is the
-  largest id a signed 32-bit column (a table, a chart, numpy's default int on Windows)
-  holds, so an id that passes never overflows a view. A special token id of 24 digits
-  loaded, then crashed the Vocabulary page's table (issue 21).
-- MAX_VOCAB_SIZE: o200k_base has 200,019 tokens, Qwen2's 151,646, Llama 3's 128,256; a
-  9 MB .model of a million merges took 460 MB of server memory to load.
+  numbers; 2**31 - 1 is the largest id a signed 32-bit column (a table, a chart, numpy's
+  default int on Windows) holds, so an id that passes never overflows a view. A special
+  token id of 24 digits loaded, then crashed the Vocabulary page's table (issue 21).
+- MAX_VOCAB_SIZE (300,000 ids, special tokens included): Gemma 3 has 262,145, gpt-oss
+  201,088, o200k_base 200,019, Llama 3 128,256. Each id costs a row in every table; a
+  9 MB .model of a million merges took 460 MB of server memory to load. In our own
+  formats merge k makes id 255 + k, so there the merges count against it too.
+- MAX_MERGES (1,000,000 merges a file lists): several merges may make one token in a
+  real model's tokenizer.json (Gemma 3 lists 514,906, gpt-oss 446k, Llama 3 280,147
+  for 128,256 ids), so merges are bounded apart from ids. A rank file lists no merges.
 - MAX_VOCAB_BYTES: a .model lists merges, not tokens, so 30 lines that merge a token with
   itself describe a token of a gigabyte; the bytes of all tokens together are summed
   from the merges before any is built. o200k_base's tokens hold 1.4 MB together.
-- MAX_RANKED_BYTES: a .tiktoken file lists tokens and ranks, and the merges are recovered
-  by running BPE on each token: about 2 µs of CPU per byte of token. o200k_base (1.4 MB)
-  takes ~2.6 s. 2 MiB (1.5 times o200k_base) bounds any rank file to a few seconds: the
-  worst shape, tokens a, aa, aaa, ..., takes ~5 s at the bound (its 19.5 MB version took
-  32 s here and 133 s on the issue's server, and is now refused at once).
+- MAX_RANKED_BYTES (2 MiB of token bytes in a rank file, 1.5 times o200k_base's 1.4 MB;
+  Llama 3's rank file holds 831 KB, Mistral's tekken 878 KB in the ranks it uses): a rank
+  file lists tokens and ranks, and its merges are found in Python from each token's
+  bytes. Our own runs recover one merge a token by BPE on its bytes (~2 µs of CPU a
+  byte: o200k_base ~2.6 s; the worst shape, tokens a, aa, aaa, ..., ~5 s at the bound,
+  and its 19.5 MB version took 32 s here and 133 s on the issue's server). A real
+  model's rank file is encoded by tiktoken, which needs no merges; its merge list is
+  found only when asked for (every split into two lower ranks, ~3 µs a byte: Llama 3's,
+  230,517 merges, in ~1.5-2.5 s), and the bound keeps that to a few seconds too.
 
     >>> read_id("280", "an id")
     280
@@ -35,11 +46,11 @@ from explorer.base.numbers import NumberError, whole_number
 from explorer.files.errors import FormatError
 
 MAX_TOKEN_ID = 2**31 - 1
-MAX_VOCAB_SIZE = 300_000  # tokens a file may hold, special tokens included
+MAX_VOCAB_SIZE = 300_000  # ids a file may define, special tokens included
 MAX_MERGES = 1_000_000  # merges a file may list (Gemma 3: 514,906; gpt-oss: 446k)
 MAX_FILE_BYTES = 64 << 20  # a tokenizer file (Gemma 3's tokenizer.json is 33 MB)
 MAX_VOCAB_BYTES = 32 << 20  # the bytes of all tokens of a vocabulary made from merges
-MAX_RANKED_BYTES = 2 << 20  # the bytes of all tokens of a rank file, whose merges are recovered
+MAX_RANKED_BYTES = 2 << 20  # the bytes of all tokens of a rank file, whose merges are found
 MAX_SPECIAL_TOKENS = 10_000  # each joins one regex for encoding: 100,000 took 7.7 s, 400 MB
 MAX_SPECIAL_CHARS = 256  # real special tokens are under 40: <|reserved_special_token_250|>
 MAX_GROUP_DEPTH = 32  # of a pre-tokenizer regex's groups; GPT-4o's nests 2
@@ -70,18 +81,57 @@ def read_id(value: str | int, what: str, high: int = MAX_TOKEN_ID) -> int:
         raise FormatError(str(exc)) from None
 
 
-def check_vocab_size(size: int, source: str) -> None:
-    """Refuse a file of more than MAX_VOCAB_SIZE tokens, before they are built.
+def check_file_size(size: int, source: str) -> None:
+    """Refuse a file of more than MAX_FILE_BYTES before it is parsed.
 
-    >>> check_vocab_size(1_065_792, "wide.model")  # doctest: +ELLIPSIS
+    >>> check_file_size(70_000_000, "big.json")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    explorer.files.errors.FormatError: wide.model holds 1,065,792 tokens; ...
+    explorer.files.errors.FormatError: big.json is 70,000,000 bytes; the explorer reads ...
     """
-    if size > MAX_VOCAB_SIZE:
+    if size > MAX_FILE_BYTES:
         raise FormatError(
-            f"{source} holds {size:,} tokens; the explorer reads vocabularies of up to "
-            f"{MAX_VOCAB_SIZE:,} (OpenAI's o200k_base has 200,019)"
+            f"{source} is {size:,} bytes; the explorer reads tokenizer files of up to "
+            f"{MAX_FILE_BYTES >> 20} MB (Gemma 3's tokenizer.json is 33 MB)"
+        )
+
+
+def check_vocab_size(size: int, source: str, *, merges: int | None = None) -> None:
+    """Refuse a file of more than MAX_VOCAB_SIZE ids, before they are built. `merges`, for
+    our own formats (merge k makes id 255 + k), says the ids come from that many merges.
+
+    >>> check_vocab_size(400_000, "big.tiktoken")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: big.tiktoken holds 400,000 ids (tokens and special ...
+    >>> check_vocab_size(1_065_792, "wide.model", merges=1_065_536)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: wide.model: its 1,065,536 merges make 1,065,792 ids ...
+    """
+    if size <= MAX_VOCAB_SIZE:
+        return
+    limit = f"the explorer reads up to {MAX_VOCAB_SIZE:,} ids (Gemma 3 has 262,145)"
+    if merges is None:
+        raise FormatError(f"{source} holds {size:,} ids (tokens and special tokens); {limit}")
+    raise FormatError(
+        f"{source}: its {merges:,} merges make {size:,} ids (merge k makes id 255 + k, "
+        f"special tokens included); {limit}"
+    )
+
+
+def check_merge_count(count: int, source: str) -> None:
+    """Refuse a file that lists more than MAX_MERGES merges, before they are read.
+
+    >>> check_merge_count(1_200_000, "tokenizer.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.files.errors.FormatError: tokenizer.json lists 1,200,000 merges; the explorer ...
+    """
+    if count > MAX_MERGES:
+        raise FormatError(
+            f"{source} lists {count:,} merges; the explorer reads up to {MAX_MERGES:,} "
+            "(Gemma 3 lists 514,906)"
         )
 
 
@@ -113,13 +163,13 @@ def check_vocab_bytes(merges: Sequence[tuple[int, int]], source: str) -> None:
 
 
 def check_ranked_bytes(tokens: Sequence[bytes], source: str) -> None:
-    """Refuse a rank file whose tokens hold more than MAX_RANKED_BYTES together: recovering
+    """Refuse a rank file whose tokens hold more than MAX_RANKED_BYTES together: finding
     its merges would take too long. `check_ranked_bytes([b"ab"], "x")` passes."""
     total = sum(map(len, tokens))
     if total > MAX_RANKED_BYTES:
         raise FormatError(
             f"{source}: its {len(tokens):,} tokens hold {total:,} bytes together; the "
-            f"explorer recovers merges from ranks for at most {MAX_RANKED_BYTES:,} bytes of "
+            f"explorer finds merges from ranks for at most {MAX_RANKED_BYTES:,} bytes of "
             "tokens (OpenAI's o200k_base holds 1.4 MB). Save the tokenizer as a .model or a "
             "tokenizer.json, which list the merges, and load that instead."
         )

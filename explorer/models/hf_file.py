@@ -18,8 +18,6 @@ vocabulary and merge lists, so an oversized file costs no more than reading its 
 from __future__ import annotations
 
 import json
-import operator
-from array import array
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +39,7 @@ from explorer.models.hf_components import (
     describe_normalizer,
     describe_pre_tokenizer,
 )
-from explorer.models.merge_table import MergeTable
+from explorer.models.merge_table import MergeTable, merges_from_names
 
 
 @dataclass(frozen=True)
@@ -80,29 +78,46 @@ class HfFile:
 
 def read_hf_file(text: str, source: str) -> HfFile:
     """The file's parts, every check passed, or a FormatError saying what and where."""
+    return check_hf_file(open_hf_file(text, source), source)
+
+
+@dataclass
+class HfDocument:
+    """A tokenizer.json within the limits, its components known, its ids not yet read."""
+
+    root: dict[str, Any]  # without model.vocab and model.merges
+    vocab: dict[str, Any]
+    merges: list[Any]
+    added: list[Any]
+    descriptions: tuple[str, str, str]  # normalizer, pre-tokenizer, decoder
+
+
+def open_hf_file(text: str, source: str) -> HfDocument:
+    """The limits first (bytes, then the counts of ids and merges), the components next:
+    what a library may be asked to build once this has passed."""
     _check_file_size(text, source)
     root = load_json_fast(text, source)
     model, vocab, merges, added_items = _model_parts(root, source)
     rest = {**root, "model": {k: v for k, v in model.items() if k not in ("vocab", "merges")}}
     if depth_over(rest, MAX_JSON_DEPTH):
         raise FormatError(f"{source} nests lists or objects more than {MAX_JSON_DEPTH} deep")
-    options = _options(rest["model"], source)
     descriptions = (
         describe_normalizer(root.get("normalizer"), source),
         describe_pre_tokenizer(root.get("pre_tokenizer"), source),
         describe_decoder(root.get("decoder"), source),
     )
     check_post_processor(root.get("post_processor"), source)
+    return HfDocument(rest, vocab, merges, added_items, descriptions)
+
+
+def check_hf_file(document: HfDocument, source: str) -> HfFile:
+    """Every id, added token and merge checked, and the merges as a table of ids."""
+    options = _options(document.root["model"], source)
+    vocab = document.vocab
     _check_ids(vocab, source)
-    added = _added(added_items, vocab, source)
-    return HfFile(
-        rest,
-        vocab,
-        _merge_table(merges, vocab, options.continuing_subword_prefix, source),
-        added,
-        options,
-        *descriptions,
-    )
+    added = _added(document.added, vocab, source)
+    table = merges_from_names(document.merges, vocab, options.continuing_subword_prefix, source)
+    return HfFile(document.root, vocab, table, added, options, *document.descriptions)
 
 
 def _check_file_size(text: str, source: str) -> None:
@@ -200,7 +215,12 @@ def _options(model: dict[str, Any], source: str) -> BpeOptions:
 
 
 def _check_ids(vocab: dict[str, Any], source: str) -> None:
-    """Every vocabulary id a whole number in range, none used twice."""
+    """Every vocabulary id a whole number in range, none used twice (checked in C first;
+    the loop below only runs to name the culprit)."""
+    numbers = vocab.values()
+    whole = set(map(type, numbers)) <= {int} and len(set(numbers)) == len(vocab)
+    if whole and (not vocab or (min(numbers) >= 0 and max(numbers) <= MAX_TOKEN_ID)):
+        return
     seen: dict[int, str] = {}
     for token, number in vocab.items():
         if type(number) is not int or not 0 <= number <= MAX_TOKEN_ID:
@@ -245,63 +265,6 @@ def _added(items: list[Any], vocab: dict[str, int], source: str) -> list[AddedSp
             f"to {MAX_VOCAB_SIZE:,} (Gemma 3 has 262,145)"
         )
     return added
-
-
-def _merge_table(merges: list[Any], vocab: dict[str, int], prefix: str, source: str) -> MergeTable:
-    """The merges as ids: each side a vocabulary token, and what they make too
-    (left + right without the continuing-subword prefix, as Hugging Face builds it).
-
-    subtle: the fast path maps whole columns through the dictionary in C (Gemma 3's 515k
-    merges in well under a second); on any failure the slow loop finds the first bad merge.
-    """
-    try:
-        pairs = [item.split(" ") if type(item) is str else item for item in merges]
-        if not all(type(pair) is list and len(pair) == 2 for pair in pairs):
-            raise ValueError
-        lefts = [pair[0] for pair in pairs]
-        rights = [pair[1] for pair in pairs]
-        made = map(operator.add, lefts, map(operator.itemgetter(slice(len(prefix), None)), rights))
-        lookup = vocab.__getitem__
-        return MergeTable(
-            array("i", map(lookup, lefts)),
-            array("i", map(lookup, rights)),
-            array("i", map(lookup, made)),
-        )
-    except (ValueError, KeyError, TypeError, AttributeError):
-        _find_bad_merge(merges, vocab, len(prefix), source)
-        raise FormatError(f"{source}, model.merges: not a list of merges") from None
-
-
-def _find_bad_merge(merges: list[Any], vocab: dict[str, int], cut: int, source: str) -> None:
-    """Raise the sentence for the first merge that is not two vocabulary tokens making a third."""
-    get = vocab.get
-    for rank, item in enumerate(merges):
-        pair = item.split(" ") if isinstance(item, str) else item
-        if not (isinstance(pair, list) and len(pair) == 2):
-            raise FormatError(
-                f'{source}, model.merges[{rank}]: expected "LEFT RIGHT" or ["LEFT", "RIGHT"], '
-                f"got {shown(item)}"
-            )
-        a, b = pair
-        if not isinstance(a, str) or not isinstance(b, str):
-            raise FormatError(
-                f"{source}, model.merges[{rank}]: expected two strings, got {shown(pair)}"
-            )
-        a_id, b_id, made = get(a), get(b), get(a + b[cut:])
-        if a_id is None or b_id is None or made is None:
-            raise _merge_error(a, b, a_id, b_id, cut, rank, source)
-
-
-def _merge_error(
-    a: str, b: str, a_id: int | None, b_id: int | None, cut: int, rank: int, source: str
-) -> FormatError:
-    where = f"{source}, model.merges[{rank}]"
-    if a_id is None or b_id is None:
-        missing = a if a_id is None else b
-        return FormatError(f"{where}: {shown(missing)} is not in model.vocab")
-    return FormatError(
-        f"{where}: {shown(a)} + {shown(b)} makes {shown(a + b[cut:])}, which is not in model.vocab"
-    )
 
 
 def _object(value: Any, source: str, where: str) -> dict[str, Any]:

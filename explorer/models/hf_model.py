@@ -21,6 +21,7 @@ so ids are exactly its ids. The explorer adds what the library cannot show: the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 
 from tokenizers import Tokenizer
@@ -31,7 +32,7 @@ from explorer.files.limits import shown
 from explorer.models.hf_bpe import BpeModel, replay
 from explorer.models.hf_components import is_byte_level, split_pattern
 from explorer.models.hf_config import add_config_tokens
-from explorer.models.hf_file import HfFile, read_hf_file
+from explorer.models.hf_file import HfFile, check_hf_file, open_hf_file
 from explorer.models.hf_splits import Splitter
 from explorer.models.merge_table import MergeTable
 from explorer.models.model import BaseSymbols, ChunkTrace, ModelMerge, ModelTrace
@@ -44,18 +45,31 @@ def read_tokenizer_json(
 ) -> HfModel:
     """The model in a tokenizer.json's text, with the added tokens of its
     tokenizer_config.json when given; FormatError (one sentence) for a bad file."""
-    parts = read_hf_file(text, name)
-    try:
-        library = Tokenizer.from_str(text)
-    except Exception as exc:  # the library's own words, whatever they are, in one sentence
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise FormatError(
-            f"{name}: the tokenizers library cannot read it ({shown(first)})"
-        ) from None
+    document = open_hf_file(text, name)  # the limits, before anything is built
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # subtle: the library builds while the ids and merges are checked here (from_str
+        # releases the GIL); if a check fails, leaving the block waits for it and drops it
+        building = pool.submit(_library, text, name)
+        parts = check_hf_file(document, name)
+        library = building.result()
     _check_library_ids(library, parts, name)
     if config_text is not None:
         add_config_tokens(library, config_text, "tokenizer_config.json")
     return HfModel(name, parts, library)
+
+
+def _library(text: str, name: str) -> Tokenizer:
+    """The `tokenizers` library's reading of the file, or its complaint in one sentence."""
+    try:
+        return Tokenizer.from_str(text)
+    except BaseException as exc:
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        # subtle: a Rust panic reaches Python as pyo3's PanicException, a BaseException
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise FormatError(
+            f"{name}: the tokenizers library cannot read it ({shown(first)})"
+        ) from None
 
 
 class HfModel:
@@ -125,7 +139,7 @@ class HfModel:
 
     def encode(self, text: str, *, add_special_tokens: bool = False) -> list[int]:
         """The library's ids; add_special_tokens=True adds what its post-processor adds (BOS)."""
-        return list(self.library.encode(text, add_special_tokens=add_special_tokens).ids)
+        return self.library.encode(text, add_special_tokens=add_special_tokens).ids  # a new list
 
     def encode_batch(self, texts: Sequence[str]) -> list[list[int]]:
         """The library's ids for many texts at once (its own threads)."""
@@ -162,7 +176,7 @@ class HfModel:
 
     @cached_property
     def _splitter(self) -> Splitter:
-        return Splitter(self.library, self._parts.root)
+        return Splitter(self.library)
 
     def _readable(self, word: str) -> str:
         """A pre-token as text: GPT-2's byte characters undone for a byte-level model."""

@@ -80,22 +80,15 @@ class ModelTrace:
 class LoadedModel(Protocol):
     """A real model's tokenizer as read from its files (see the module docstring)."""
 
-    # subtle: read-only properties, so a class may hold them as plain attributes, as
-    # narrower types (dict for Mapping) or as properties, and still follow the protocol
+    name: str  # what people call it: the file name, or "Qwen/Qwen3-0.6B"
+    file_kind: str  # "tokenizer.json", "tiktoken ranks", "tekken"
+    base: BaseSymbols
+    special_tokens: Mapping[str, int]  # added / special tokens -> id (any ids)
+    # "" when none, else a plain description: "NFC", "Prepend('▁'), Replace(' ', '▁')"
+    normalizer: str
+    pattern: str  # the pre-tokenizer regex in Python `regex` syntax, or a description; "" if none
 
-    @property
-    def name(self) -> str:
-        """What people call it: the file name, or "Qwen/Qwen3-0.6B"."""
-        ...
-
-    @property
-    def file_kind(self) -> str:
-        """Its kind of file: "tokenizer.json", "tiktoken ranks" or "tekken"."""
-        ...
-
-    @property
-    def base(self) -> BaseSymbols: ...
-
+    # read-only, so a backend may keep them as a property or a narrower type (a merge table)
     @property
     def tokens(self) -> Mapping[int, str]:
         """id -> the token as its file writes it ("Ġthe", "▁the", "<0x41>", "<s>")."""
@@ -103,22 +96,7 @@ class LoadedModel(Protocol):
 
     @property
     def merges(self) -> Sequence[ModelMerge]:
-        """In rank order."""
-        ...
-
-    @property
-    def special_tokens(self) -> Mapping[str, int]:
-        """Added / special tokens -> id (any ids)."""
-        ...
-
-    @property
-    def normalizer(self) -> str:
-        """A plain description ("NFC", "Prepend('▁'), Replace(' ', '▁')"), or "" for none."""
-        ...
-
-    @property
-    def pattern(self) -> str:
-        """The pre-tokenizer regex in Python `regex` syntax, or a description; "" if none."""
+        """Every merge, in rank order."""
         ...
 
     @property

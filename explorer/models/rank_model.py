@@ -33,7 +33,7 @@ import tiktoken
 from explorer.encoding.pretokenize import PatternError, compile_pattern, resolve_pattern
 from explorer.files.errors import FormatError
 from explorer.files.limits import (
-    MAX_FILE_BYTES,
+    check_file_size,
     check_group_depth,
     check_ranked_bytes,
     check_special_names,
@@ -75,7 +75,7 @@ class RankModel:
         self.name, self.file_kind, self.id_offset = name, file_kind, id_offset
         self.rank_tokens = tokens  # rank -> bytes
         self.ranks = {token: rank for rank, token in enumerate(tokens)}
-        self.special_tokens = dict(special_tokens)
+        self.special_tokens: Mapping[str, int] = dict(special_tokens)
         self.special_by_id = {token_id: name for name, token_id in self.special_tokens.items()}
         self.specials_in_text = id_offset == 0
         self.pattern = pattern
@@ -151,7 +151,7 @@ class RankModel:
         return self._encoding
 
     def _new_encoding(self) -> tiktoken.Encoding:
-        specials = self.special_tokens if self.specials_in_text else {}
+        specials = dict(self.special_tokens) if self.specials_in_text else {}
         try:
             return tiktoken.Encoding(
                 self.name, pat_str=self.pattern, mergeable_ranks=self.ranks, special_tokens=specials
@@ -165,9 +165,14 @@ class RankModel:
 
     def _unknown(self, token_id: int) -> UnknownTokenId:
         first, last = self.id_offset, self.id_offset + len(self.rank_tokens) - 1
+        specials = sorted(self.special_by_id)
+        among = f", and {len(specials):,} special tokens" if specials else ""
+        if specials:
+            among += f" (ids {specials[0]:,} to {specials[-1]:,})"
+        shown_id = f"{token_id:,}" if isinstance(token_id, int) else shown(token_id)
         return UnknownTokenId(
-            f"{self.name} has no token with id {token_id}: its tokens are ids {first:,} to "
-            f"{last:,}, with {len(self.special_tokens):,} special tokens"
+            f"{self.name} has no token with id {shown_id}: its tokens are ids {first:,} to "
+            f"{last:,}{among}"
         )
 
 
@@ -187,7 +192,7 @@ def read_rank_file(
     `explorer.models.known_files` brings its own pattern and special tokens when they are
     not given. Raises FormatError saying what is wrong and where.
     """
-    _check_size(len(data), name)
+    check_file_size(len(data), name)
     tokens = read_rank_lines(data, name)
     known = known_rank_file(file_sha256(data)) if not pattern or special_tokens is None else None
     if not pattern and known is None:
@@ -205,7 +210,7 @@ def read_rank_file(
 
 def read_tekken(text: str, *, name: str = "tekken.json") -> RankModel:
     """Mistral's tekken JSON, numbered as mistral-common numbers it (rank + special ids)."""
-    _check_size(len(text), name)
+    check_file_size(len(text), name)
     parts = read_tekken_parts(text, name)
     bos = "<s>" if "<s>" in parts.specials else None
     specials, offset = parts.specials, parts.num_special
@@ -267,11 +272,3 @@ def _check_specials(specials: Mapping[str, int], offset: int, ranks: int, name: 
                 f"share id {token_id:,}"
             )
         owner[token_id] = special
-
-
-def _check_size(size: int, name: str) -> None:
-    if size > MAX_FILE_BYTES:
-        raise FormatError(
-            f"{name} is {size / 2**20:.0f} MB; the explorer reads tokenizer files of up to "
-            f"{MAX_FILE_BYTES >> 20} MB (Gemma 3's tokenizer.json is 33 MB)"
-        )

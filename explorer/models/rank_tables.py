@@ -3,7 +3,10 @@
 All three are computed when asked, not at load: tiktoken needs none of them to encode.
 `RankMerges` finds a token's merges from its bytes (every split into two tokens of lower
 rank, see `explorer.models.rank_model`); the whole list, asked for once, costs about
-3 µs of CPU per byte of token (Llama 3's 831 KB: ~2.5 s) and 12 bytes per merge.
+3 µs of CPU per byte of token (Llama 3's 831 KB: ~2.5 s) and 12 bytes per merge. A token
+of n bytes has at most n - 1 merges, so MAX_RANKED_BYTES (2 MiB) bounds the list to about
+two million merges (the worst shape, a, aa, aaa, ..., reaches 2,094,081), not MAX_MERGES,
+which bounds the merges a file lists.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ class RankMerges(Sequence[ModelMerge]):
 
     def _rows(self) -> tuple[array[int], array[int], array[int]]:
         if self._table is None:
-            lefts, rights, made = array("l"), array("l"), array("l")
+            lefts, rights, made = array("i"), array("i"), array("i")
             model = self._model
             for rank, token in enumerate(model.rank_tokens):
                 if len(token) > 1:

@@ -527,3 +527,65 @@ def test_hostile_text_uploads(name: str) -> None:
 def test_hostile_vocab_sizes_get_a_sentence(value: float) -> None:
     problem = vocab_size_problem(value)
     assert problem and len(problem) < 200, problem
+
+
+# --- real models' tokenizer.json, read by explorer.models.hf_model (issue 34) ------------------
+# The same honest file and every variant above, plus the ones issue 34 names, each read as a
+# real model's file: it loads (and then encodes, decodes and traces to the library's ids) or
+# is refused with one of the explorer's sentences.
+
+
+def _model_rows() -> Iterator[Hostile]:
+    for row in (*_common("tokenizer", HF), *json_fuzz("tokenizer")):
+        if _is_utf8(row.files[0][1]):  # else the loader refuses it before any reader
+            yield Hostile("hf model", row.variant, row.files, row.outcome)
+    for variant, text, _ in _tokenizer_rows():  # the old reader's outcomes are not this one's
+        yield Hostile("hf model", variant, _files("tokenizer", text), EITHER)
+    first = json.loads(HF)["model"]["merges"][0]
+    for variant, change, outcome in [
+        ("merge of an unknown token", lambda d: d["model"]["merges"].append("zq zq"), REFUSED),
+        ("id used twice", lambda d: d["model"]["vocab"].update(zq=3), REFUSED),
+        ("repeated merge", lambda d: d["model"]["merges"].append(first), LOADS),
+        ("unknown normalizer", lambda d: d.update(normalizer={"type": "Shout"}), REFUSED),
+        ("unknown pre-tokenizer", lambda d: d.update(pre_tokenizer={"type": "Foo"}), REFUSED),
+        ("unknown decoder", lambda d: d.update(decoder={"type": "Rot13"}), REFUSED),
+        ("Unigram model", lambda d: d["model"].update(type="Unigram"), REFUSED),
+        ("1,000,001 merges", lambda d: d["model"].update(merges=["a b"] * 1_000_001), REFUSED),
+        ("NFKC normalizer", lambda d: d.update(normalizer={"type": "NFKC"}), LOADS),
+    ]:
+        yield Hostile("hf model", variant, _files("tokenizer", _hf(change)), outcome)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+MODEL_ROWS = list(_model_rows())
+
+
+def model_outcome(files: Files) -> tuple[str, BaseException | None]:
+    """Read as a real model's tokenizer.json; what loads must give the library's ids."""
+    from explorer.models.hf_model import read_tokenizer_json
+
+    try:
+        model = read_tokenizer_json(files[0][1].decode("utf-8"), name="tokenizer.json")
+    except Exception as error:  # the test is which kind of error it is
+        return REFUSED, error
+    ids = model.encode("the cat sat")
+    assert ids == model.library.encode("the cat sat", add_special_tokens=False).ids
+    assert model.trace("the cat sat").ids == ids
+    assert all(0 <= token_id <= MAX_TOKEN_ID for token_id in model.tokens)
+    return LOADS, None
+
+
+@pytest.mark.parametrize("row", MODEL_ROWS, ids=[row.id for row in MODEL_ROWS])
+def test_a_hostile_real_model_file_loads_or_is_refused_in_plain_words(row: Hostile) -> None:
+    outcome, error = model_outcome(row.files)
+    if error is not None:
+        check_plain(error)
+    if row.outcome != EITHER:
+        assert outcome == row.outcome, error
