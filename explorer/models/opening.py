@@ -30,15 +30,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import regex
-
 from explorer.encoding.pretokenize import resolve_pattern
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.errors import FormatError
 from explorer.files.file_kinds import FileKind, detect_file_kind
 from explorer.files.formats import decode_utf8
 from explorer.files.json_text import load_json
-from explorer.files.limits import MAX_FILE_BYTES, read_id
+from explorer.files.limits import check_file_size, read_id
 from explorer.files.loading import AUTO, LoadedTokenizer, load_tokenizer_file, load_uploads
 from explorer.models.model import LoadedModel
 
@@ -47,7 +45,6 @@ MINBPE_HEADERS = ("minbpe v1", "bpe v1")  # the first line of our own .model
 OURS, MODEL, TRY = "ours", "model", "try"  # the ways a file goes (see `route`)
 # a tokenizer_config.json without that name is told by its keys (it has no "model")
 _CONFIG_KEYS = ("added_tokens_decoder", "tokenizer_class", "chat_template")
-_TEKKEN_HEAD = regex.compile(r'\s*\{\s*"(?:config|vocab)"\s*:')
 _SNIFF_CONFIG_CHARS = 4 << 20  # a config is small (Gemma 3's: 1.1 MB); a tokenizer.json is not
 
 
@@ -100,7 +97,7 @@ def open_uploads(
     uploaded with it. Raises the first file's FormatError, which names the file.
     """
     for name, data in files:
-        check_file_size(name, len(data))
+        check_file_size(len(data), name)
     texts = [(name, decode_utf8(data, name)) for name, data in files]
     configs = [(name, text) for name, text in texts if is_tokenizer_config(name, text)]
     rest = [(name, text) for name, text in texts if (name, text) not in configs]
@@ -133,7 +130,7 @@ def open_file(path: str | Path, *, settings: RankSettings = RankSettings()) -> T
     GPT-2's encoder.json finds its vocab.bpe there (`load_tokenizer_file`).
     """
     path = Path(path)
-    check_file_size(str(path), path.stat().st_size)
+    check_file_size(path.stat().st_size, str(path))
     text = decode_utf8(path.read_bytes(), str(path))
     if is_tokenizer_config(path.name, text):
         raise FormatError(
@@ -144,7 +141,7 @@ def open_file(path: str | Path, *, settings: RankSettings = RankSettings()) -> T
     config = path.parent / CONFIG_NAME
     config_text = None
     if kind is FileKind.TOKENIZER_JSON and config.is_file() and config != path:
-        check_file_size(str(config), config.stat().st_size)
+        check_file_size(config.stat().st_size, str(config))
         config_text = (str(config), decode_utf8(config.read_bytes(), str(config)))
     way = route(path.name, text, kind, settings, with_config=config_text is not None)
     if way == OURS:  # GPT-2's encoder.json finds its vocab.bpe in the folder
@@ -191,9 +188,11 @@ def open_model(
     name: str, text: str, config: tuple[str, str] | None, settings: RankSettings
 ) -> OpenedModel:
     """A real model's file (and its tokenizer_config.json) read by the model readers."""
-    model = _read_model(
+    from explorer.models.reading import read_model  # tokenizers and tiktoken: when needed
+
+    model = read_model(
         Path(name).name,
-        text,
+        text.encode("utf-8"),
         config_text=None if config is None else config[1],
         pattern=settings.model_pattern,
         special_tokens=dict(settings.special_tokens) or None,
@@ -201,41 +200,6 @@ def open_model(
     files = (name,) if config is None else (name, config[0])
     texts = (text,) if config is None else (text, config[1])
     return OpenedModel(model, files, texts, settings)
-
-
-def _read_model(
-    name: str,
-    text: str,
-    *,
-    config_text: str | None,
-    pattern: str,
-    special_tokens: dict[str, int] | None,
-) -> LoadedModel:
-    """The model reader this file's content asks for (the readers import tokenizers and
-    tiktoken, so they are imported when a model's file is read)."""
-    if is_tekken(text):
-        from explorer.models.rank_model import read_tekken
-
-        return read_tekken(text, name=name)
-    if first_line(text).startswith("{"):
-        from explorer.models.hf_model import read_tokenizer_json
-
-        return read_tokenizer_json(text, name=name, config_text=config_text)
-    from explorer.models.rank_model import read_rank_file
-
-    return read_rank_file(
-        text.encode("utf-8"), name=name, pattern=pattern, special_tokens=special_tokens
-    )
-
-
-def is_tekken(text: str) -> bool:
-    """Whether a JSON text is Mistral's tekken file: its first key is "config" or "vocab"
-    (a merges JSON's are pairs, a tokenizer.json's "version" or "model").
-
-    >>> is_tekken('{\\n  "config": {"pattern": ""}'), is_tekken('{"(97, 97)": 256}')
-    (True, False)
-    """
-    return _TEKKEN_HEAD.match(text.removeprefix("\ufeff")) is not None
 
 
 def route(
@@ -253,7 +217,7 @@ def route(
     >>> route("tokenizer.model", "IQ== 0\\n", FileKind.MODEL, RankSettings())
     'model'
     """
-    if kind.value == "tekken" or is_tekken(text):
+    if kind is FileKind.TEKKEN:
         return MODEL
     if kind is FileKind.MODEL:
         return OURS if first_line(text) in MINBPE_HEADERS else MODEL
@@ -322,22 +286,6 @@ def _partners(
         f"{names}: which tokenizer.json does each tokenizer_config.json go with? Upload one "
         "tokenizer.json with its tokenizer_config.json at a time"
     )
-
-
-def check_file_size(name: str, size: int) -> None:
-    """Refuse a tokenizer file over MAX_FILE_BYTES before it is read.
-
-    >>> check_file_size("huge.json", 70 << 20)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    explorer.files.errors.FormatError: huge.json is 73.4 MB; a tokenizer file may be up to ...
-    """
-    if size > MAX_FILE_BYTES:
-        raise FormatError(
-            f"{name} is {size / 1e6:,.1f} MB; a tokenizer file may be up to "
-            f"{MAX_FILE_BYTES / 1e6:,.1f} MB (Gemma 3's tokenizer.json, among the largest, "
-            "is 33 MB)"
-        )
 
 
 def parse_specials(items: Iterable[str], where: str = "--special") -> dict[str, int]:
