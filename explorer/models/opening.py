@@ -26,7 +26,7 @@ the app).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,7 +120,23 @@ def open_uploads(
             opened.append(open_tried(name, text, kind, config, settings))
         else:
             opened.append(open_model(name, text, config, settings))
-    return opened
+    return sorted(opened, key=_upload_order([name for name, _ in rest]))
+
+
+def _upload_order(names: list[str]) -> Callable[[Opened], tuple[int, int]]:
+    """The order `load_uploads` promises, kept with the files tried apart: the tokenizers
+    of one file each in upload order, then each .model with its history, then GPT-2's
+    pair, then the real models in upload order."""
+
+    def key(item: Opened) -> tuple[int, int]:
+        place = names.index(item.files[0]) if item.files[0] in names else len(names)
+        if isinstance(item, OpenedModel):
+            return 3, place
+        if item.history is not None:
+            return 1, 0  # sorted() is stable: load_uploads's own order
+        return (2, 0) if item.kind is FileKind.ENCODER_JSON else (0, place)
+
+    return key
 
 
 def open_file(path: str | Path, *, settings: RankSettings = RankSettings()) -> Tokenizer | Opened:

@@ -14,6 +14,7 @@ from explorer.html.piece_html import Piece, pieces_to_html
 from explorer.models.model import LoadedModel
 from ui.server.lru import SharedLru
 from ui.session import state as keys
+from ui.session.links import urls
 from ui.session.runs import ModelRun
 from ui.tokens.summary import show_ids
 from ui.views.formatting import RawHtml, markdown_text
@@ -77,6 +78,7 @@ def show_model_tokens(run: ModelRun) -> None:
         run_name=run.spec.name,
         help="Type or paste anything.",
     )
+    urls.update(st.query_params, {"text": urls.link_text(text)})  # a short text goes in links
     if not text:
         st.info("Type or paste some text above to see its tokens.")
         return

@@ -23,6 +23,7 @@ from tokenizers import Tokenizer as HfTokenizer
 from tests.app_support import open_app, texts_of
 from tests.conftest import shared_path
 from ui.session import state as keys
+from ui.session.run_cache import loaded_model_cached
 from ui.session.run_spec import RunKind
 
 UPLOADER = "train_model_upload"
@@ -159,6 +160,7 @@ def test_a_link_to_a_model_s_run_reopens_it_in_a_new_session() -> None:
         if isinstance(app.query_params["run"], list)
         else app.query_params["run"]
     )
+    loaded_model_cached.clear()  # as after a restart: the model is read again from the disk
     fresh = open_app("tokens", {"run": str(key)})
     assert current_kind(fresh) is RunKind.LOADED_MODEL
     assert tokens_of(fresh, TEXT) == reference_ids("qwen3", TEXT)
