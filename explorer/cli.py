@@ -24,6 +24,15 @@ import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from explorer.base.forking import usable_cores
+from explorer.cli_inputs import (
+    InputError,
+    no_permission,
+    read_input,
+    text_file,
+    tokenizer_file,
+    workers_argument,
+)
 from explorer.cli_models import decode_ids, ids_line, info_lines
 from explorer.cli_report import ReportError, add_report_command
 from explorer.encoding.extra_tokens import SpecialSet
@@ -58,6 +67,7 @@ USER_ERRORS = (
     CliError,
     CorpusError,
     FormatError,
+    InputError,
     PatternError,
     ReportError,
     TokenizerError,
@@ -91,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"cannot open{where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         return _fail("interrupted", status=130)
+    except MemoryError:
+        return _fail(
+            "this machine ran out of memory for this command; give a smaller input "
+            "(or fewer --workers)"
+        )
     except Exception as exc:  # a bug of ours: still one line, never a traceback
         return _fail(f"unexpected {type(exc).__name__}: {exc} (please report this)")
     return 0
@@ -203,10 +218,10 @@ def _add_train(train: argparse.ArgumentParser) -> None:
     )
     train.add_argument(
         "--workers",
-        type=_positive_int,
-        default=os.cpu_count() or 1,
+        type=workers_argument,
+        default=usable_cores(),
         metavar="N",
-        help="processes that count files of 1 MB or more (default: one per core)",
+        help="processes that count files of 1 MB or more (default and most: one per core)",
     )
     train.add_argument(
         "--output",
@@ -214,18 +229,14 @@ def _add_train(train: argparse.ArgumentParser) -> None:
         metavar="PREFIX",
         help="writes PREFIX.model, PREFIX.vocab and PREFIX.history.json",
     )
-    train.set_defaults(run=run_train)
+    train.set_defaults(run=run_train_on_files)
 
 
-def _positive_int(text: str) -> int:
-    """argparse type for --workers: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes; give 1 or more")
-    return value
+def run_train_on_files(args: argparse.Namespace) -> None:
+    """`train`, once every FILE is a regular file: never a folder, a FIFO or a device."""
+    for name in args.files:
+        text_file(name, "the text files")
+    run_train(args)
 
 
 def run_train(args: argparse.Namespace) -> None:
@@ -290,7 +301,7 @@ def _train(args: argparse.Namespace, pattern: str, bar: ProgressBar) -> Training
             pattern=pattern,
             special_tokens=specials,
             min_count=min_count,
-            workers=args.workers,  # _positive_int refused anything below 1
+            workers=args.workers,  # workers_argument: 1 to the machine's cores
             progress=bar,
             tie_rule=tie_rule,
         )
@@ -349,9 +360,11 @@ def load_tokenizer(model: str, settings: RankSettings | None = None) -> Loaded:
             f"cannot open {model}: no such file, and not a bundled vocabulary "
             f"({', '.join([*BUNDLED_NAMES, *ALIASES])})"
         )
-    if Path(model).is_dir():
-        raise CliError(f"{model} is a folder; give the tokenizer file in it")
-    opened = open_file(model, settings=settings or RankSettings())
+    path = tokenizer_file(model)  # a regular file within the limit, before it is read
+    try:
+        opened = open_file(path, settings=settings or RankSettings())
+    except PermissionError:
+        raise InputError(no_permission(model)) from None
     if isinstance(opened, LoadedTokenizer):
         return opened.tokenizer
     return opened if isinstance(opened, Tokenizer) else opened.model
@@ -366,7 +379,8 @@ def rank_settings(args: argparse.Namespace) -> RankSettings:
     """What the user gave for a rank file nobody knows."""
     items = list(args.special)
     if args.specials_file:
-        items += read_utf8(args.specials_file).splitlines()
+        path = text_file(args.specials_file, "special tokens (--specials-file)")
+        items += read_utf8(path).splitlines()
     pattern = args.pattern
     if pattern == "":
         raise CliError(f"--pattern is empty; give a preset ({', '.join(PRESETS)}) or a regex")
@@ -380,7 +394,9 @@ def run_encode(args: argparse.Namespace) -> None:
     loaded = load_from_args(args)
     if args.text is not None and args.file is not None:
         raise CliError("give the text either as FILE or with --text, not both")
-    text = args.text if args.text is not None else decode_utf8(*_read_input(args.file))
+    text = (
+        args.text if args.text is not None else decode_utf8(*_read_input(args.file, "a text file"))
+    )
     if isinstance(loaded, Tokenizer):
         if args.add_special_tokens:
             raise CliError(
@@ -430,7 +446,7 @@ def _allowed_specials(tokenizer: Tokenizer, names: list[str]) -> SpecialSet:
 
 def run_decode(args: argparse.Namespace) -> None:
     loaded = load_from_args(args)
-    data, name = _read_input(args.file)
+    data, name = _read_input(args.file, "a file of ids")
     if not isinstance(loaded, Tokenizer):
         ids = _read_ids(data, name, f"(ids of {loaded.name})")
         try:
@@ -560,11 +576,9 @@ def _tie_rule_lines(model: str, tokenizer: Tokenizer) -> list[str]:
     return [f"tie rule: {history.tie_rule} (from {history_path.name})"]
 
 
-def _read_input(file: str | None) -> tuple[bytes, str]:
-    """The bytes of FILE, or of stdin when there is none, and a name for messages."""
-    if file is None:
-        return sys.stdin.buffer.read(), "stdin"
-    return Path(file).read_bytes(), file
+def _read_input(file: str | None, what: str) -> tuple[bytes, str]:
+    """The bytes of FILE, or of stdin (at most MAX_STDIN_BYTES) when there is none."""
+    return read_input(file, what)
 
 
 class ProgressBar:

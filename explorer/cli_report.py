@@ -18,19 +18,18 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import csv
-import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, Literal, Protocol, TextIO
 
-from explorer.analysis.compression.fairness import gini
 from explorer.analysis.compression.metric_counts import MetricCounts
 from explorer.analysis.compression.metric_stream import count_blocks
-from explorer.analysis.compression.metrics import SizeMetrics, metrics_at
+from explorer.analysis.compression.metrics import metrics_at
 from explorer.base.numbers import NumberError, whole_number
+from explorer.cli_inputs import MAX_STDIN_BYTES, InputError, stdin_too_long, text_file
 from explorer.cli_models import report_metrics
+from explorer.cli_records import FileRows, fairness_records, write_records
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.models.model import LoadedModel
 
@@ -61,7 +60,7 @@ class ReportError(ValueError):
     status = 2
 
 
-Loader = Callable[[argparse.Namespace], "Tokenizer | LoadedModel"]  # reads args.model
+Loader = Callable[[argparse.Namespace], Tokenizer | LoadedModel]  # reads args.model
 
 
 def add_report_command(
@@ -116,7 +115,11 @@ def run_report(
     load_tokenizer: Loader,
     progress_bar: Callable[[TextIO], ProgressLine],
 ) -> None:
-    """Check every input, then count each file once and print its metrics at every size."""
+    """Check every input, then count each file once and print its metrics at every size.
+
+    CSV and JSON rows are written file by file as each is counted (explorer.cli_records);
+    a table and --parallel keep every file's rows as columns, then write.
+    """
     for name in args.files:
         _check_readable(name)
     if args.parallel and len(args.files) < 2:
@@ -130,28 +133,54 @@ def run_report(
         _report_model(args, tokenizer)
         return
     sizes = chosen_sizes(requested, 256 + len(tokenizer.merges), args.model)
-    total = sum(_size_of(name) for name in args.files)
     bar = progress_bar(sys.stderr) if sys.stderr.isatty() else None
-    rows: list[tuple[str, SizeMetrics]] = []
-    done = 0
+    streamed = not args.parallel and args.format != "table"
+    counted = _counted_files(tokenizer, args.files, sizes, bar, end_bar_each=streamed)
+    keys = ["file", *REPORT_KEYS, *(["premium", "gini"] if args.parallel else [])]
     try:
-        for name in args.files:
-
-            def heard(block: str) -> None:
-                nonlocal done
-                done += len(block.encode("utf-8", "surrogatepass"))
-                if bar is not None:
-                    bar("encoding", min(done, total), total)
-
-            counts = count_file(tokenizer, name, heard)
-            rows += [(name, m) for m in metrics_at(tokenizer, counts, sizes)]
+        if args.parallel:
+            files = _with_reference(list(counted))
+            write_records(
+                lambda: fairness_records(files, REPORT_KEYS), args.format, sys.stdout, keys
+            )
+        elif args.format == "table":
+            kept = list(counted)
+            write_records(lambda: _records(kept), args.format, sys.stdout, keys)
+        else:
+            write_records(lambda: _records(counted), args.format, sys.stdout, keys)
     finally:
         if bar is not None:
             bar.close()
-    records = [{"file": name, **{k: getattr(m, k) for k in REPORT_KEYS}} for name, m in rows]
-    if args.parallel:
-        records = with_fairness(records, rows, len(sizes))
-    write_records(records, args.format, sys.stdout)
+
+
+def _counted_files(
+    tokenizer: Tokenizer,
+    names: list[str],
+    sizes: list[int],
+    bar: ProgressLine | None,
+    *,
+    end_bar_each: bool = False,
+) -> Iterator[FileRows]:
+    """Each file's metrics at every size, counted when asked for: one file at a time.
+
+    `end_bar_each`: the rows are written as each file is counted, so the progress line is
+    ended first, and the rows do not start on it.
+    """
+    total = sum(_size_of(name) for name in names)
+    done = 0
+
+    def heard(block: str) -> None:
+        nonlocal done
+        done += len(block.encode("utf-8", "surrogatepass"))
+        if bar is not None:
+            bar("encoding", min(done, total), total)
+
+    for name in names:
+        counts = count_file(tokenizer, name, heard)
+        rows = FileRows.of(name, metrics_at(tokenizer, counts, sizes))
+        if end_bar_each and bar is not None:
+            bar.close()
+        yield rows
 
 
 def _report_model(args: argparse.Namespace, model: LoadedModel) -> None:
@@ -162,17 +191,21 @@ def _report_model(args: argparse.Namespace, model: LoadedModel) -> None:
             f"--sizes: {model.name} is reported at its own size only, {model.vocab_size:,} "
             "ids (a real model's ids do not follow its merges, so it has no smaller sizes)"
         )
-    rows = []
-    for name in args.files:
-        text = "".join(_decoded(sys.stdin.buffer, "stdin")) if name == "-" else _read_text(name)
-        rows.append((name, report_metrics(model, text)))
-    records = [{"file": name, **{k: getattr(m, k) for k in REPORT_KEYS}} for name, m in rows]
+    files = [FileRows.of(name, [report_metrics(model, _whole_text(name))]) for name in args.files]
+    keys = ["file", *REPORT_KEYS, *(["premium", "gini"] if args.parallel else [])]
     if args.parallel:
-        records = with_fairness(records, rows, 1)
-    write_records(records, args.format, sys.stdout)
+        reference = _with_reference(files)
+        write_records(
+            lambda: fairness_records(reference, REPORT_KEYS), args.format, sys.stdout, keys
+        )
+    else:
+        write_records(lambda: _records(files), args.format, sys.stdout, keys)
 
 
-def _read_text(name: str) -> str:
+def _whole_text(name: str) -> str:
+    """A file's text (or stdin's, within its bound), read whole."""
+    if name == "-":
+        return "".join(_decoded(sys.stdin.buffer, "stdin", MAX_STDIN_BYTES))
     try:
         with open(name, "rb") as handle:
             return "".join(_decoded(handle, name))
@@ -180,28 +213,16 @@ def _read_text(name: str) -> str:
         raise ReportError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
-def with_fairness(
-    records: list[dict[str, object]], rows: list[tuple[str, SizeMetrics]], per_file: int
-) -> list[dict[str, object]]:
-    """Each record with its premium against the first file's and the Gini at its size.
+def _records(files: Iterable[FileRows]) -> Iterator[dict[str, object]]:
+    for rows in files:
+        yield from rows.records(REPORT_KEYS)
 
-    `rows` are file by file, each with the same `per_file` sizes in the same order.
-    """
-    reference = [metrics for _, metrics in rows[:per_file]]
-    if any(m.tokens == 0 for m in reference):
-        raise ReportError(f"{rows[0][0]} is empty, so there is nothing to compare with")
-    ginis = [
-        gini([m.tokens / m.text_bytes for _, m in rows[i::per_file] if m.text_bytes])
-        for i in range(per_file)
-    ]
-    return [
-        {
-            **record,
-            "premium": m.tokens / reference[i % per_file].tokens,
-            "gini": ginis[i % per_file],
-        }
-        for i, (record, (_, m)) in enumerate(zip(records, rows))
-    ]
+
+def _with_reference(files: list[FileRows]) -> list[FileRows]:
+    """The files, once the first (the reference of every premium) is known to have tokens."""
+    if any(tokens == 0 for tokens in files[0].columns["tokens"]):
+        raise ReportError(f"{files[0].name} is empty, so there is nothing to compare with")
+    return files
 
 
 def parse_sizes(text: str | None) -> list[int] | Literal["all"] | None:
@@ -235,7 +256,7 @@ def chosen_sizes(requested: list[int] | Literal["all"] | None, full: int, model:
 def count_file(tokenizer: Tokenizer, name: str, heard: Callable[[str], None]) -> MetricCounts:
     """The counts of one file (or stdin for '-'), read and decoded a block at a time."""
     if name == "-":
-        return count_blocks(tokenizer, _decoded(sys.stdin.buffer, "stdin"), heard)
+        return count_blocks(tokenizer, _decoded(sys.stdin.buffer, "stdin", MAX_STDIN_BYTES), heard)
     try:
         with open(name, "rb") as handle:
             return count_blocks(tokenizer, _decoded(handle, name), heard)
@@ -243,12 +264,15 @@ def count_file(tokenizer: Tokenizer, name: str, heard: Callable[[str], None]) ->
         raise ReportError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
-def _decoded(handle: BinaryIO, name: str) -> Iterator[str]:
-    """UTF-8 text a block at a time, newlines as they are; a ReportError where it is not."""
+def _decoded(handle: BinaryIO, name: str, limit: int | None = None) -> Iterator[str]:
+    """UTF-8 text a block at a time, newlines as they are; a ReportError where it is not,
+    or past `limit` bytes (stdin's bound)."""
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
     offset = 0  # bytes read so far
     while True:
         raw = handle.read(BLOCK_BYTES)
+        if limit is not None and offset + len(raw) > limit:
+            raise ReportError(stdin_too_long(limit))
         held = len(decoder.getstate()[0])  # the start of a character cut by the last read
         try:
             yield decoder.decode(raw, final=not raw)
@@ -263,45 +287,14 @@ def _decoded(handle: BinaryIO, name: str) -> Iterator[str]:
 
 
 def _check_readable(name: str) -> None:
+    """A regular file (never a FIFO or a device, see explorer.cli_inputs), or "-"."""
     if name == "-":
         return
-    path = Path(name)
-    if not path.exists():
-        raise ReportError(f"cannot open {name}: no such file")
-    if path.is_dir():
-        raise ReportError(f"{name} is a folder; give the text files in it")
+    try:
+        text_file(name, "the text files", stdin_too=True)
+    except InputError as exc:
+        raise ReportError(str(exc)) from None
 
 
 def _size_of(name: str) -> int:
     return 0 if name == "-" else Path(name).stat().st_size
-
-
-def write_records(records: list[dict[str, object]], form: str, out: TextIO) -> None:
-    """Print records as an aligned table, CSV or a JSON list (keys: file, REPORT_KEYS, ...)."""
-    keys = list(records[0]) if records else ["file", *REPORT_KEYS]
-    if form == "json":
-        out.write(json.dumps(records, indent=1, ensure_ascii=False) + "\n")
-    elif form == "csv":
-        writer = csv.DictWriter(out, fieldnames=keys, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(records)
-    else:
-        out.write(_table(keys, records))
-
-
-def _table(header: list[str], records: list[dict[str, object]]) -> str:
-    cells = [header] + [[_cell(r[k]) for k in header] for r in records]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    lines = [
-        "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-        for row in cells
-    ]
-    return "\n".join(line.rstrip() for line in lines) + "\n"
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)

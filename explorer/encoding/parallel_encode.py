@@ -20,8 +20,10 @@ threads (fork would be unsafe) encode on one core.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from multiprocessing.connection import Connection
 
+from explorer.base.child_death import end_with_parent
 from explorer.base.forking import can_fork
 from explorer.encoding.extra_tokens import SpecialSet
 from explorer.encoding.safe_cuts import SAFE_CUT, can_split, inside_special
@@ -53,7 +55,9 @@ def ids_text(
     tokenizer.prepare_encoding()  # once, before the fork: the child inherits the tables
     receive, send = multiprocessing.Pipe(duplex=False)
     child = multiprocessing.get_context("fork").Process(
-        target=_encode_into, args=(send, tokenizer, text[cut:], allowed_special), daemon=True
+        target=_encode_into,
+        args=(os.getpid(), send, tokenizer, text[cut:], allowed_special),
+        daemon=True,
     )
     child.start()
     send.close()
@@ -87,7 +91,8 @@ def _joined(tokenizer: Tokenizer, text: str, allowed_special: SpecialSet) -> str
 
 
 def _encode_into(
-    send: Connection, tokenizer: Tokenizer, text: str, allowed_special: SpecialSet
+    parent: int, send: Connection, tokenizer: Tokenizer, text: str, allowed_special: SpecialSet
 ) -> None:
+    end_with_parent(parent)  # killed with the command, not left encoding at 99 % CPU
     send.send_bytes(_joined(tokenizer, text, allowed_special).encode("ascii"))
     send.close()

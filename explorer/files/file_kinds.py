@@ -50,7 +50,7 @@ _TIKTOKEN_LINE = regex.compile(r"[A-Za-z0-9+/]+=*[ \t]+[0-9]+")
 _FIRST_KEY = regex.compile(r'\A\ufeff?\s*\{\s*"([a-z_]{1,20})"\s*:')
 # the key that opens each writer's file: tokenizers (serde) writes "version" first, and
 # mistral-common "config": known without parsing 9-33 MB of JSON a second time
-_OPENING_KEYS = {"version": "tokenizer_json", "config": "tekken"}
+_OPENING_KEYS = {"version": ("tokenizer_json", '"model"'), "config": ("tekken", '"vocab"')}
 
 
 def detect_file_kind(name: str, text: str) -> FileKind:
@@ -81,8 +81,9 @@ def detect_file_kind(name: str, text: str) -> FileKind:
         return FileKind.VOCAB_BPE
     if lower.endswith(".json") or first.startswith(("{", "[")):
         opening = _FIRST_KEY.match(text)
-        if opening is not None and opening.group(1) in _OPENING_KEYS:
-            return FileKind(_OPENING_KEYS[opening.group(1)])
+        kind, other_key = _OPENING_KEYS.get(opening.group(1) if opening else "", ("", ""))
+        if kind and other_key in text:  # and the key that holds the tokens, somewhere
+            return FileKind(kind)
         return _json_kind(lower, text)
     raise FormatError(
         f"{name}: this is not a tokenizer file the explorer can tell: load a minbpe .model, "

@@ -49,6 +49,28 @@ class WordRun:
     whole: bool = False
 
 
+class WordCache:
+    """Runs of pre-tokens met before (words repeat: "the", " of"), their steps numbered
+    from 1; at most `size` words of at most 256 characters, as the library's own cache."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self.size = size
+        self.runs: dict[str, WordRun] = {}
+
+    def replay(self, word: str, model: BpeModel, first_step: int = 1) -> WordRun:
+        """`replay(word, model, first_step)`, from the cache when the word was met."""
+        run = self.runs.get(word)
+        if run is None:
+            run = replay(word, model)
+            if len(word) <= 256 and len(self.runs) < self.size:
+                self.runs[word] = run
+        if first_step == 1 or not run.steps:
+            return run
+        shift = first_step - 1
+        steps = tuple(TraceStep(s.step + shift, s.merge, s.position) for s in run.steps)
+        return WordRun(run.start_ids, steps, run.final_ids, run.whole)
+
+
 def replay(word: str, model: BpeModel, first_step: int = 1) -> WordRun:
     """The library's tokenize on one pre-token; steps are numbered from `first_step`."""
     if not word:
@@ -144,12 +166,8 @@ class _AliveCount:
     position in the current symbol list, in O(log n) on a pre-token of thousands."""
 
     def __init__(self, size: int) -> None:
-        self.tree = [0] * (size + 1)
-        for index in range(1, size + 1):
-            self.tree[index] += 1
-            parent = index + (index & -index)
-            if parent <= size:
-                self.tree[parent] += self.tree[index]
+        # every symbol alive: node i covers the lowest set bit of i's count of ones
+        self.tree = [index & -index for index in range(size + 1)]
 
     def remove(self, pos: int) -> None:
         index = pos + 1

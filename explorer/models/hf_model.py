@@ -29,7 +29,7 @@ from tokenizers import Tokenizer
 from explorer.base.byte_map import unicode_to_bytes
 from explorer.files.errors import FormatError
 from explorer.files.limits import shown
-from explorer.models.hf_bpe import BpeModel, replay
+from explorer.models.hf_bpe import BpeModel, WordCache
 from explorer.models.hf_components import is_byte_level, split_pattern
 from explorer.models.hf_config import add_config_tokens
 from explorer.models.hf_file import HfFile, check_hf_file, open_hf_file
@@ -38,6 +38,7 @@ from explorer.models.merge_table import MergeTable
 from explorer.models.model import BaseSymbols, ChunkTrace, ModelMerge, ModelTrace
 
 _BYTE_TOKEN_LENGTH = len("<0x41>")
+_BYTE_MAP = unicode_to_bytes()  # GPT-2's characters -> bytes ('Ġ' -> 32)
 
 
 def read_tokenizer_json(
@@ -45,12 +46,14 @@ def read_tokenizer_json(
 ) -> HfModel:
     """The model in a tokenizer.json's text, with the added tokens of its
     tokenizer_config.json when given; FormatError (one sentence) for a bad file."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark the library would refuse
     document = open_hf_file(text, name)  # the limits, before anything is built
     with ThreadPoolExecutor(max_workers=1) as pool:
         # subtle: the library builds while the ids and merges are checked here (from_str
         # releases the GIL); if a check fails, leaving the block waits for it and drops it
         building = pool.submit(_library, text, name)
         parts = check_hf_file(document, name)
+        del document  # the merges as JSON lists (Gemma 3's ~100 MB) go before the wait
         library = building.result()
     _check_library_ids(library, parts, name)
     if config_text is not None:
@@ -100,6 +103,7 @@ class HfModel:
             for token_id, token in sorted(library.get_added_tokens_decoder().items())
         }
         self._bpe = BpeModel(parts.vocab, parts.merges, parts.options)
+        self._words = WordCache()
 
     @cached_property
     def tokens(self) -> Mapping[int, str]:
@@ -119,7 +123,7 @@ class HfModel:
         if token in self.special_tokens:
             return token.encode("utf-8")
         if self.base == "bytes":
-            to_byte = _byte_map()
+            to_byte = _BYTE_MAP
             if all(char in to_byte for char in token):
                 return bytes(to_byte[char] for char in token)
             return token.encode("utf-8")
@@ -162,7 +166,7 @@ class HfModel:
                 ids = (piece.added_id,)
                 chunks.append(ChunkTrace(piece.text, ids, (), ids, whole=True))
                 continue
-            run = replay(piece.text, self._bpe, step)
+            run = self._words.replay(piece.text, self._bpe, step)
             step += len(run.steps)
             shown_text = self._readable(piece.text)
             chunks.append(
@@ -182,17 +186,10 @@ class HfModel:
         """A pre-token as text: GPT-2's byte characters undone for a byte-level model."""
         if self.base != "bytes":
             return word
-        to_byte = _byte_map()
+        to_byte = _BYTE_MAP
         if not all(char in to_byte for char in word):
             return word
         return bytes(to_byte[char] for char in word).decode("utf-8", "replace")
-
-
-def _byte_map() -> dict[str, int]:
-    return _BYTE_MAP
-
-
-_BYTE_MAP = unicode_to_bytes()
 
 
 def _check_library_ids(library: Tokenizer, parts: HfFile, name: str) -> None:

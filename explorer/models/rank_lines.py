@@ -16,20 +16,37 @@ a token that is not base64, a rank or a token used twice, a rank missing.
 from __future__ import annotations
 
 import binascii
+import io
 
 from explorer.files.errors import FormatError
-from explorer.files.limits import read_id, shown
+from explorer.files.limits import MAX_VOCAB_SIZE, read_id, shown
 
 
 def read_rank_lines(data: bytes, source: str) -> list[bytes]:
     """The tokens in rank order (ranks 0, 1, 2, ... with no gap), or a FormatError that
     names the line."""
+    _check_line_count(data, source)
     tokens = _fast(data)
     if tokens is None:
         tokens = _line_by_line(data, source)
     if not tokens:
         raise FormatError(f"{source}: no 'BASE64TOKEN RANK' line; this is not a tiktoken rank file")
     return tokens
+
+
+def _check_line_count(data: bytes, source: str) -> None:
+    """Refuse more lines than MAX_VOCAB_SIZE ids before any is split: 64 MB of short lines
+    would be millions of tokens, and holding them takes hundreds of MB (blank lines are
+    not counted; each line is looked at once, without a copy of the file)."""
+    lines = 0
+    for line in io.BytesIO(data):
+        if not line.isspace():
+            lines += 1
+            if lines > MAX_VOCAB_SIZE:
+                raise FormatError(
+                    f"{source} has more than {MAX_VOCAB_SIZE:,} lines of ranks; the explorer "
+                    f"reads up to {MAX_VOCAB_SIZE:,} ids (o200k_base has 200,000 ranks)"
+                )
 
 
 def _fast(data: bytes) -> list[bytes] | None:

@@ -107,19 +107,21 @@ class _Alive:
         return count
 
 
-def token_splits(token: bytes, rank: int, ranks: Mapping[bytes, int]) -> list[tuple[int, int]]:
-    """Every (left rank, right rank) whose two tokens join into `token` (of `rank`), both of
-    lower rank than it: the merges that make it, by where the split falls.
+def token_splits(token: bytes, ranks: Mapping[bytes, int]) -> list[tuple[int, int]]:
+    """Every (left rank, right rank) whose two tokens join into `token`, in that order (as
+    Hugging Face's tiktoken converter lists them): tiktoken merges two adjacent parts
+    whenever their joined bytes are a token, so each is a merge that makes it, whatever
+    the parts' own ranks.
 
     >>> ranks = {bytes([b]): b for b in range(256)} | {b"ab": 256, b"bc": 257, b"abc": 258}
-    >>> token_splits(b"abc", 258, ranks)
+    >>> token_splits(b"abc", ranks)
     [(97, 257), (256, 99)]
     """
     splits: list[tuple[int, int]] = []
     for cut in range(1, len(token)):
         left = ranks.get(token[:cut])
-        if left is not None and left < rank:
+        if left is not None:
             right = ranks.get(token[cut:])
-            if right is not None and right < rank:
+            if right is not None:
                 splits.append((left, right))
-    return splits
+    return sorted(splits)

@@ -4,9 +4,13 @@ A rank file lists token bytes and ranks. tiktoken encodes a pre-token that is a 
 token as that token; otherwise it merges, again and again, the adjacent pair whose joined
 bytes are the token of lowest rank (leftmost on a tie). So a merge's **rank** is the rank
 of the token it makes. The file lists no merges: `merges` and `makers` count as a merge
-every split of a token into two tokens **both of lower rank** than it, so several merges
-may make one token (Llama 3's 128,000 ranks give 230,517), and `trace` replays tiktoken's
-own algorithm (see `explorer.models.rank_merging`), whose merges are the ones it applied.
+**every split of a token into two tokens**, whatever their ranks, since tiktoken merges any
+two adjacent parts whose joined bytes are a token. So several merges may make one token,
+and a part may rank above the token it makes (Llama 3 merges rank 117,439 into rank
+114,573 in Russian text). For Llama 3 these are exactly the 280,147 merges, in the same
+order, that its tokenizer.json (Hugging Face's conversion of this file) lists. `trace`
+replays tiktoken's own algorithm (see `explorer.models.rank_merging`): each merge it
+applies is among `makers(result)`.
 
 Ids: a rank file's id is the rank; special tokens take the ids their code gives them
 (Llama 3's from 128,000) and are read from text as tiktoken's `allowed_special="all"`
@@ -139,7 +143,7 @@ class RankModel:
         return rank_trace(self, text)
 
     def makers(self, token_id: int) -> list[ModelMerge]:
-        """The merges whose result is this id: every split into two tokens of lower rank."""
+        """The merges whose result is this id: every split of it into two tokens."""
         return self._merges.makers(token_id)
 
     # --- tiktoken, rebuilt after unpickling -------------------------------------------------
@@ -204,7 +208,7 @@ def read_rank_file(
     if special_tokens is None:
         special_tokens = known.special_tokens if known is not None else {}
     chosen = pattern or (known.pattern if known is not None else "")
-    bos = known.bos if known is not None and pattern in ("", known.pattern) else None
+    bos = known.bos if known is not None and known.bos in special_tokens else None
     return _model(name, "tiktoken ranks", tokens, chosen, special_tokens, 0, bos)
 
 

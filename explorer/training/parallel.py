@@ -14,13 +14,15 @@ rule needs, is kept too.
 from __future__ import annotations
 
 import codecs
+import os
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from explorer.base.forking import can_fork
+from explorer.base.child_death import end_with_parent
+from explorer.base.forking import can_fork, usable_cores
 from explorer.encoding.safe_cuts import SAFE_CUT, can_split, inside_special
 from explorer.training.corpus import (
     DEFAULT_BLOCK_CHARS,
@@ -74,8 +76,15 @@ def count_files_in_parallel(
     # This process counts the first part itself while the others are counted elsewhere:
     # one process fewer, and a forked Python process costs several MB (refcounts copy
     # the pages it touches).
-    children = min(workers, len(parts) - 1)
-    with ProcessPoolExecutor(max_workers=children, mp_context=_context()) as pool:
+    # subtle: parts are bounded by the file (never under MIN_PART_BYTES), processes by the cores
+    children = min(workers, len(parts) - 1, usable_cores())
+    # each worker ends with this process, even killed with SIGKILL (explorer.base.child_death)
+    with ProcessPoolExecutor(
+        max_workers=children,
+        mp_context=_context(),
+        initializer=end_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         # subtle: a future keeps its result, so each is dropped once used (popleft):
         # holding every part's counts to the end, 900 MB of mix19 (28 parts) peaked at
         # 448 MB in this process; dropping them, 165 MB
@@ -113,11 +122,17 @@ def plan_parts(path: Path, workers: int, special_tokens: list[str]) -> list[Part
 
 
 def part_bounds(size: int, workers: int, min_part: int | None = None) -> list[int]:
-    """Byte offsets to split near: `workers` parts, or parts of at most MAX_PART_BYTES."""
+    """Byte offsets to split near: `workers` parts, or parts of at most MAX_PART_BYTES,
+    never parts under `min_part` bytes (so a billion workers plan a few offsets, not a
+    billion).
+
+    >>> len(part_bounds(100, 10**9, min_part=10))
+    9
+    """
     min_part = MIN_PART_BYTES if min_part is None else min_part
     if workers < 2 or size < 2 * min_part:
         return []
-    count = max(workers, -(-size // MAX_PART_BYTES))
+    count = min(max(workers, -(-size // MAX_PART_BYTES)), size // min_part)
     return [size * k // count for k in range(1, count)]
 
 

@@ -1,6 +1,8 @@
 """Our replay of Hugging Face's BPE model against the `tokenizers` library itself, on small
 files made here: the heap's one-merge-at-a-time order, ignore_merges, byte fallback, unk
-and fuse_unk, and the continuing-subword prefix and end-of-word suffix."""
+and fuse_unk, the continuing-subword prefix and end-of-word suffix, added tokens' flags, and
+the cuts of issue 34's pre-tokenizers (Metaspace, ByteLevel with a prefix space, Digits,
+Punctuation, Whitespace, Split removed and inverted) behind NFKC and Lowercase."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ import json
 from typing import Any
 
 import pytest
+import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 
 from explorer.models.hf_model import HfModel, read_tokenizer_json
 
@@ -156,4 +159,41 @@ def test_normalized_added_tokens_are_found_in_the_normalised_text(text: str) -> 
     document["pre_tokenizer"] = None
     document["added_tokens"] = [added("<m>", 9, normalized=True), added("[x]", 10)]
     ours, theirs = both(json.dumps(document))
+    assert ours.trace(text).ids == ours.encode(text) == theirs.encode(text).ids
+
+
+PRE_TOKENIZERS = {
+    "Metaspace always": pre_tokenizers.Metaspace(prepend_scheme="always"),
+    "Metaspace first": pre_tokenizers.Metaspace(prepend_scheme="first"),
+    "ByteLevel prefix": pre_tokenizers.ByteLevel(add_prefix_space=True),
+    "Digits and Punctuation": pre_tokenizers.Sequence(
+        [pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.Punctuation()]
+    ),
+    "Whitespace": pre_tokenizers.Whitespace(),
+    "Split removed, inverted": pre_tokenizers.Split(
+        tokenizers.Regex(r"\w+|[^\w\s]+"), behavior="removed", invert=True
+    ),
+    "Split merged with next": pre_tokenizers.Split(" ", behavior="merged_with_next"),
+}
+TRAINING = "The 3 cats sat, 42 times; on mats! Über-naïve café 2024. " * 20
+
+
+@pytest.fixture(scope="module", params=list(PRE_TOKENIZERS))
+def pre_tokenized(request: pytest.FixtureRequest) -> str:
+    """A small BPE trained by the library behind one of issue 34's pre-tokenizers."""
+    tokenizer = Tokenizer(models.BPE(unk_token="?"))
+    tokenizer.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()])
+    tokenizer.pre_tokenizer = PRE_TOKENIZERS[request.param]
+    alphabet = pre_tokenizers.ByteLevel.alphabet() if "ByteLevel" in request.param else []
+    trainer = trainers.BpeTrainer(
+        vocab_size=300, special_tokens=["?"], initial_alphabet=alphabet, show_progress=False
+    )
+    tokenizer.train_from_iterator([TRAINING], trainer)
+    return str(tokenizer.to_str())
+
+
+@settings(max_examples=30, deadline=None)
+@given(text=st.text(alphabet="The 3 cats, 42 sat; Über ＣＡＴ ①  naïve\n", max_size=40))
+def test_each_pre_tokenizer_cuts_as_the_library_does(pre_tokenized: str, text: str) -> None:
+    ours, theirs = read_tokenizer_json(pre_tokenized), Tokenizer.from_str(pre_tokenized)
     assert ours.trace(text).ids == ours.encode(text) == theirs.encode(text).ids

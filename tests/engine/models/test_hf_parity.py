@@ -133,3 +133,16 @@ def test_the_steps_count_from_one_and_name_their_ranks() -> None:
     assert [step.step for step in steps] == list(range(1, len(steps) + 1))
     for step in steps:
         assert model.merges[step.merge.rank] == step.merge
+
+
+@pytest.mark.parametrize("name", ["qwen3", "gemma3"])
+def test_each_step_merges_the_pair_at_its_position(name: str) -> None:
+    model = hf_model(name)
+    trace = model.trace(udhr("de")[:2000] + " aaaa  bbbb 1234567")
+    for chunk in trace.chunks:
+        symbols = list(chunk.start_ids)
+        for step in chunk.steps:
+            at = step.position
+            assert (symbols[at], symbols[at + 1]) == (step.merge.left, step.merge.right)
+            symbols[at : at + 2] = [step.merge.result]
+        assert tuple(symbols) == chunk.final_ids

@@ -69,6 +69,9 @@ def _rank_rows() -> Iterator[tuple[str, str | bytes, str, str]]:
     long_token = base64.b64encode(b"xy" * 1_100_000).decode()
     yield "2.2 MB of token bytes", "\n".join([*lines, f"{long_token} 259"]), REFUSED, "bytes"
     yield "empty", "", REFUSED, ""
+    yield "blank lines only", "\n \n\t\n", REFUSED, "no 'BASE64TOKEN RANK' line"
+    yield "2 MB of blank lines", RANKS + "\n" * 2_000_000, LOADS, ""
+    yield "400,000 short lines", "YQ== 0\n" * 400_000, REFUSED, "more than 300,000 lines"
 
 
 def _tekken_rows() -> Iterator[tuple[str, str | bytes, str, str]]:

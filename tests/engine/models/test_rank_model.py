@@ -115,8 +115,18 @@ texts = st.one_of(
 def _check_one(model: LoadedModel, text: str, reference: Callable[[str], list[int]]) -> None:
     ids = model.encode(text)
     assert ids == reference(text), text
-    assert model.trace(text).ids == ids
+    trace = model.trace(text)
+    assert trace.ids == ids
     assert model.decode(ids) == text
+    for chunk in trace.chunks:
+        symbols = list(chunk.start_ids)
+        for step in chunk.steps:  # each merge applied is one of the model's merges, in place
+            assert step.merge in model.makers(step.merge.result)
+            merge, at = step.merge, step.position
+            assert symbols[at : at + 2] == [merge.left, merge.right]
+            symbols[at : at + 2] = [merge.result]
+        if not chunk.whole:  # a whole token has no steps: its one id is tiktoken's
+            assert list(chunk.final_ids) == symbols
 
 
 # --- Llama 3's tokenizer.model ------------------------------------------------------------------
@@ -171,22 +181,32 @@ def test_llama3_trace_merges_are_real_merges(llama3: RankModel) -> None:
         assert merge.rank == merge.result  # a rank file's id is its rank
         made = llama3.token_bytes(merge.left) + llama3.token_bytes(merge.right)
         assert made == llama3.token_bytes(merge.result)
+        assert merge in llama3.makers(merge.result)
     whole = [chunk for chunk in trace.chunks if chunk.whole]
     assert whole and all(len(chunk.final_ids) == 1 for chunk in whole)
 
 
-def test_llama3_merges_several_make_one_token(llama3: RankModel) -> None:
+def test_llama3_merges_are_its_tokenizer_json_merges(llama3: RankModel) -> None:
+    """Every split of a token into two tokens: Hugging Face's conversion of this very file
+    (Llama 3's tokenizer.json) lists the same 280,147 merges, in the same order."""
+    import json
+
+    path = _open_weight("llama3", "tokenizer.json")
+    listed = json.loads(path.read_text(encoding="utf-8"))["model"]["merges"]
     merges = llama3.merges
-    assert len(merges) > llama3.vocab_size  # several merges make one token
-    ranks = [merge.rank for merge in merges[:: len(merges) // 1000]]
-    assert ranks == sorted(ranks)  # in rank order
+    assert len(merges) == len(listed) == 280_147
+    tokens = llama3.tokens
+    for index in range(0, len(listed), 97):
+        merge = merges[index]
+        assert f"{tokens[merge.left]} {tokens[merge.right]}" == listed[index], index
+    ranks = [merge.rank for merge in merges]
+    assert ranks == sorted(ranks)  # in rank order: a merge's rank is its result's rank
     hello = llama3.encode(" hello")[0]
     makers = llama3.makers(hello)
     assert len(makers) > 1 and makers == [m for m in merges if m.result == hello]
     for merge in makers:
-        assert merge.left < hello and merge.right < hello
         assert llama3.token_bytes(merge.left) + llama3.token_bytes(merge.right) == b" hello"
-    assert llama3.makers(ord("a") - 32) == []  # a single byte ('A' is rank 32) has none
+    assert llama3.makers(32) == []  # a single byte ('A' is rank 32) has none
 
 
 def test_llama3_pickles_and_reads_by_content(llama3: RankModel) -> None:
@@ -210,6 +230,7 @@ def test_tekken_numbering(tekken: RankModel) -> None:
     assert tekken.vocab_size == 131_072 and tekken.id_offset == TEKKEN_SPECIALS
     assert tekken.special_tokens["<unk>"] == 0 and tekken.special_tokens["[INST]"] == 3
     assert tekken.special_tokens["<SPECIAL_999>"] == 999
+    assert list(tekken.tokens)[:2] == [0, 1] and list(tekken.tokens)[-1] == 131_071
     assert tekken.encode(" ")[0] == 32 + TEKKEN_SPECIALS  # byte b is rank b
     assert tekken.encode("a", add_special_tokens=True) == [1, ord("a") + TEKKEN_SPECIALS]
 
