@@ -41,7 +41,6 @@ from explorer.files.loading import AUTO, LoadedTokenizer, load_tokenizer_file, l
 from explorer.models.model import LoadedModel
 
 CONFIG_NAME = "tokenizer_config.json"
-MINBPE_HEADERS = ("minbpe v1", "bpe v1")  # the first line of our own .model
 OURS, MODEL, TRY = "ours", "model", "try"  # the ways a file goes (see `route`)
 # a tokenizer_config.json without that name is told by its keys (it has no "model")
 _CONFIG_KEYS = ("added_tokens_decoder", "tokenizer_class", "chat_template")
@@ -98,6 +97,8 @@ def open_uploads(
     """
     for name, data in files:
         check_file_size(len(data), name)
+        if not data:  # before its kind is told: an empty file has none
+            raise FormatError(f"{name} is empty: choose a file with some text in it.")
     texts = [(name, decode_utf8(data, name)) for name, data in files]
     configs = [(name, text) for name, text in texts if is_tokenizer_config(name, text)]
     rest = [(name, text) for name, text in texts if (name, text) not in configs]
@@ -207,7 +208,7 @@ def open_model(
     from explorer.models.reading import read_model  # tokenizers and tiktoken: when needed
 
     model = read_model(
-        Path(name).name,
+        name,
         text.encode("utf-8"),
         config_text=None if config is None else config[1],
         pattern=settings.model_pattern,
@@ -223,20 +224,21 @@ def route(
 ) -> str:
     """Which way a file goes: OURS, MODEL, or TRY (ours if today's reader reads it).
 
-    A .model is ours when its first line says so (a rank file may be named .model); a
-    rank file is tried when it is named .tiktoken and the user gave no special tokens
-    (OpenAI's own are known by SHA-256, our exports read back); a tokenizer.json is tried
-    when no tokenizer_config.json comes with it. A tekken JSON is a model's.
+    A .model is ours (a rank file named .model, as Llama 3's, is a TIKTOKEN by its first
+    line, `explorer.files.file_kinds`); a rank file is tried when it is named .tiktoken
+    and the user gave no special tokens (OpenAI's own are known by SHA-256, our exports
+    read back); a tokenizer.json is tried when no tokenizer_config.json comes with it. A
+    tekken JSON is a model's.
 
     >>> route("a.model", "minbpe v1\\n", FileKind.MODEL, RankSettings())
     'ours'
-    >>> route("tokenizer.model", "IQ== 0\\n", FileKind.MODEL, RankSettings())
+    >>> route("tokenizer.model", "IQ== 0\\n", FileKind.TIKTOKEN, RankSettings())
     'model'
     """
     if kind is FileKind.TEKKEN:
         return MODEL
-    if kind is FileKind.MODEL:
-        return OURS if first_line(text) in MINBPE_HEADERS else MODEL
+    if kind is FileKind.MODEL:  # a rank file named .model is told TIKTOKEN by its first line
+        return OURS
     if kind is FileKind.TIKTOKEN:
         named = name.casefold().endswith(".tiktoken")
         return TRY if named and not settings.special_tokens else MODEL
@@ -253,11 +255,6 @@ def read_today(name: str, text: str, settings: RankSettings) -> LoadedTokenizer 
     except FormatError:
         return None
     return loaded
-
-
-def first_line(text: str) -> str:
-    """The first non-blank line, stripped (a BOM skipped): `first_line("\\n minbpe v1\\n")`."""
-    return text.removeprefix("\ufeff").lstrip().split("\n", 1)[0].strip()
 
 
 def is_tokenizer_config(name: str, text: str) -> bool:

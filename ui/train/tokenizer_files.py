@@ -215,8 +215,8 @@ def rank_settings() -> tuple[str, dict[str, int]]:
 
 def load_model_form() -> None:
     with st.expander(
-        "Load a tokenizer file: a real model's (tokenizer.json, tokenizer.model, tekken), "
-        "or a saved one (.model with or without its history, .tiktoken, GPT-2's files)",
+        "Load a saved tokenizer (.model with or without its history, .tiktoken, GPT-2's "
+        "files) or a real model's (tokenizer.json, tokenizer.model, tekken)",
         expanded=keys.TRAIN_MODEL_ERROR in st.session_state,
     ):
         st.file_uploader(
