@@ -33,7 +33,6 @@ from explorer.cli_inputs import (
     tokenizer_file,
     workers_argument,
 )
-from explorer.cli_models import decode_ids, ids_line, info_lines
 from explorer.cli_report import ReportError, add_report_command
 from explorer.encoding.extra_tokens import SpecialSet
 from explorer.encoding.pretokenize import PRESETS, PatternError, preset_name, resolve_pattern
@@ -410,6 +409,8 @@ def run_encode(args: argparse.Namespace) -> None:
             f"--allowed-special is for our own tokenizers; {loaded.name} encodes its added "
             "and special tokens' text as its own library does"
         )
+    from explorer.cli_models import ids_line  # a model's commands: imported when used
+
     ids = loaded.encode(text, add_special_tokens=args.add_special_tokens)
     sys.stdout.write(ids_line(ids) + "\n")
 
@@ -448,6 +449,8 @@ def run_decode(args: argparse.Namespace) -> None:
     loaded = load_from_args(args)
     data, name = _read_input(args.file, "a file of ids")
     if not isinstance(loaded, Tokenizer):
+        from explorer.cli_models import decode_ids
+
         ids = _read_ids(data, name, f"(ids of {loaded.name})")
         try:
             text = decode_ids(loaded, ids, name)
@@ -480,6 +483,8 @@ def _read_ids(data: bytes, name: str, which: str) -> list[int]:
 def run_info(args: argparse.Namespace) -> None:
     loaded = load_from_args(args)
     if not isinstance(loaded, Tokenizer):
+        from explorer.cli_models import info_lines
+
         sys.stdout.write("\n".join(info_lines(loaded, args.model)) + "\n")
         return
     tokenizer = loaded

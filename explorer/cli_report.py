@@ -28,7 +28,6 @@ from explorer.analysis.compression.metric_stream import count_blocks
 from explorer.analysis.compression.metrics import metrics_at
 from explorer.base.numbers import NumberError, whole_number
 from explorer.cli_inputs import MAX_STDIN_BYTES, InputError, stdin_too_long, text_file
-from explorer.cli_models import report_metrics
 from explorer.cli_records import FileRows, fairness_records, write_records
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.models.model import LoadedModel
@@ -191,6 +190,8 @@ def _report_model(args: argparse.Namespace, model: LoadedModel) -> None:
             f"--sizes: {model.name} is reported at its own size only, {model.vocab_size:,} "
             "ids (a real model's ids do not follow its merges, so it has no smaller sizes)"
         )
+    from explorer.cli_models import report_metrics  # a model's report: imported when used
+
     files = [FileRows.of(name, [report_metrics(model, _whole_text(name))]) for name in args.files]
     keys = ["file", *REPORT_KEYS, *(["premium", "gini"] if args.parallel else [])]
     if args.parallel:
