@@ -19,8 +19,10 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import shutil
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NoReturn, TextIO
 
@@ -43,14 +45,15 @@ from explorer.files.formats import (
     decode_utf8,
     model_text,
     read_utf8,
-    vocab_text,
+    vocab_lines,
 )
-from explorer.files.history_file import history_json, parse_history_for
+from explorer.files.history_file import history_lines, parse_history_for
+from explorer.files.limits import MAX_VOCAB_SIZE, vocab_bytes
 from explorer.files.loading import AUTO, LoadedTokenizer
 from explorer.models.model import LoadedModel
 from explorer.models.opening import RankSettings, open_file, parse_specials
 from explorer.training.corpus import CorpusError, block_method, parse_word_counts
-from explorer.training.history import MergeHistory
+from explorer.training.history import MergeHistory, StopReason
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 from explorer.training.train import TrainingError, TrainingResult, train_files, train_word_counts
 
@@ -250,6 +253,13 @@ def run_train(args: argparse.Namespace) -> None:
     pattern = args.pattern or ("none" if args.word_counts else "gpt4")
     # Fails now, not after training, for a pattern or special token the .model cannot hold.
     model_text(Tokenizer(pattern=resolve_pattern(pattern), special_tokens=args.special))
+    tokens = args.vocab_size + len(set(args.special))
+    if tokens > MAX_VOCAB_SIZE:  # the .model would be refused by info, encode and check
+        raise CliError(
+            f"--vocab-size {args.vocab_size:,}: the tokenizer would hold {tokens:,} tokens, "
+            f"and the explorer reads tokenizers of up to {MAX_VOCAB_SIZE:,} (its own files "
+            "too); give a smaller --vocab-size"
+        )
     paths = [Path(f"{prefix}{suffix}") for suffix in OUTPUT_SUFFIXES]
     for path in paths:
         if path.is_dir():
@@ -264,24 +274,54 @@ def run_train(args: argparse.Namespace) -> None:
         result = _train(args, pattern, bar)
     finally:
         bar.close()
-    texts = [model_text(result.tokenizer), vocab_text(result.tokenizer)]
-    write_all(paths, [*texts, history_json(result.history)])
+    tokenizer, history = result.tokenizer, result.history
+    check_room(prefix.parent, output_bytes(history))
+    texts = [[model_text(tokenizer)], vocab_lines(tokenizer), history_lines(history)]
+    write_all(paths, texts)
+    if history.stop_reason is StopReason.TOKEN_BYTES_REACHED:
+        sys.stderr.write(f"note: {history.stop_sentence()}\n")
     sys.stderr.write(_summary(result, paths) + "\n")
 
 
 OUTPUT_SUFFIXES = (".model", ".vocab", ".history.json")
+ROOM_TO_SPARE = 64 << 20  # what the disk keeps free after the files are written
 
 
-def write_all(paths: list[Path], texts: list[str]) -> None:
-    """Write each text to its path, all or none: temporary names first, renamed at the end.
+def output_bytes(history: MergeHistory) -> int:
+    """About how many bytes `train` writes: the .vocab spells each merge's token and its
+    two parts, the history each token in hex, and each merge's line of numbers in all three.
 
-    A failure on the way removes what was written, so a failed run leaves no half-set.
+    >>> from explorer.training.train import train
+    >>> output_bytes(train("aaabdaaabac", 259, pattern="none").history)
+    1660
+    """
+    token_bytes = vocab_bytes(history.merges)
+    return 4 * token_bytes + 200 * len(history.steps)
+
+
+def check_room(folder: Path, size: int) -> None:
+    """Refuse, before anything is written, files the disk has no room for (keeping
+    ROOM_TO_SPARE free)."""
+    free = shutil.disk_usage(folder).free
+    if size + ROOM_TO_SPARE > free:
+        raise CliError(
+            f"--output: the files would take about {size / 1e6:,.1f} MB and {folder} has "
+            f"{free / 1e6:,.1f} MB free; nothing was written. Free some room or write elsewhere."
+        )
+
+
+def write_all(paths: list[Path], texts: list[Iterable[str]]) -> None:
+    """Write each text (given whole, or as pieces written one after another, so a large
+    file is never held whole) to its path, all or none: temporary names first, renamed
+    at the end. A failure on the way removes what was written, so a failed run leaves no
+    half-set.
     """
     temporary = [path.with_name(f".{path.name}.{os.getpid()}.tmp") for path in paths]
     done: list[Path] = []
     try:
         for text, path in zip(texts, temporary):
-            path.write_bytes(text.encode("utf-8"))
+            with path.open("w", encoding="utf-8", newline="") as sink:
+                sink.writelines([text] if isinstance(text, str) else text)
         for path, final in zip(temporary, paths):
             os.replace(path, final)
             done.append(final)

@@ -191,18 +191,33 @@ class StreamlitClient:
         self.page_hash = navigation.page_script_hash
 
 
+def device_address(index: int) -> str:
+    """A loopback address of its own for device `index` (Linux routes all of 127/8 to
+    this machine), so a room's devices are told apart as on a real network.
+
+    >>> device_address(0), device_address(300)
+    ('127.0.1.1', '127.0.2.46')
+    """
+    return f"127.0.{1 + index // 255}.{1 + index % 255}"
+
+
 @asynccontextmanager
 async def connected(
     port: int,
     kind: type[Client] = StreamlitClient,  # type: ignore[assignment]  # python/mypy#3737
+    *,
+    source: str | None = None,
 ) -> AsyncIterator[Client]:
     """A new session on the app at 127.0.0.1:port (closed, and so ended, on exit);
-    `kind`: a subclass of StreamlitClient that reads more of what comes."""
+    `kind`: a subclass of StreamlitClient that reads more of what comes; `source`: the
+    loopback address to connect from (`device_address(k)`: one device of a room each, as
+    the server's per-client bounds count them), else 127.0.0.1."""
     async with connect(
         f"ws://127.0.0.1:{port}/_stcore/stream",
         subprotocols=["streamlit"],  # type: ignore[list-item]
         max_size=None,  # a page's elements may be megabytes
         ping_interval=None,  # as the frontend: no protocol-level pings to miss under load
         open_timeout=120,
+        local_addr=(source, 0) if source else None,
     ) as socket:
         yield kind(socket)

@@ -35,6 +35,11 @@ NO_HISTORY = (
     "the Train page to watch them; here is the passage at the sidebar's vocab size."
 )
 
+FIRST_VEILED = (
+    "The class's question is about the first merge: the passage is shown in bytes until "
+    "you answer it or the teacher reveals it."
+)
+
 
 def main() -> None:
     st.title("Animate merges")
@@ -58,7 +63,10 @@ def main() -> None:
     history = run.history
     last = view_vocab_size(run) - 256  # the sidebar's view size bounds the steps too
     if not last:  # a slider from 0 to 0 cannot be drawn
-        st.info(anim.no_steps_message(history))
+        if run.veiled_at is not None:  # a class's question on the first merge
+            with guarded("The class's question"):
+                class_question(run, history, last)
+        st.info(FIRST_VEILED if run.veiled_at is not None else anim.no_steps_message(history))
         show_static(run, passage)
         return
     if last < len(history.steps):

@@ -18,6 +18,8 @@ from ui.tokens import encode_steps
 from ui.tokens.controls import display_options, text_input
 from ui.tokens.model_tokens import show_model_tokens
 from ui.tokens.summary import show_counts, show_ids, show_specials
+from ui.tokens.whole_counts import text_counts
+from ui.tokens.whole_text import drawn_part, long_text_note
 from ui.views.formatting import RawHtml, markdown_text, plural
 from ui.views.section import guarded
 from ui.views.token_view import (
@@ -54,9 +56,12 @@ def main() -> None:
     if not text:
         st.info("Type or paste some text above to see its tokens.")
         return
+    part = drawn_part(text)  # a long text: its start, the counts cover the whole
     try:
-        encoded = encode_cached(tokenizer, run.key, size, text)
-        page = tokens_html_cached(tokenizer, run.key, size, text, num_merges=full - 256, **options)
+        encoded = encode_cached(tokenizer, run.key, size, part.text)
+        page = tokens_html_cached(
+            tokenizer, run.key, size, part.text, num_merges=full - 256, **options
+        )
     except ValueError as exc:
         st.error(f"This text could not be encoded: {markdown_text(str(exc))}")
         return
@@ -66,18 +71,21 @@ def main() -> None:
         f"{COLOR_HELP[str(options['color_by'])]}"
     )
     st.html(RawHtml(page))
+    if part.cut:
+        st.caption(long_text_note(part, min(len(encoded.ids), MAX_RENDERED_TOKENS)))
     with guarded("The counts"):
-        show_counts(encoded.stats)
-        show_specials(run, encoded)
+        stats, specials = text_counts(tokenizer, run.key, size, text, part, encoded)
+        show_counts(stats)
+        show_specials(run, specials)
     with guarded("Encode step by step"):
-        encode_steps.section(tokenizer, run.key, size, text)  # a word, one merge at a time
-    if len(encoded.ids) > MAX_RENDERED_TOKENS:
+        encode_steps.section(tokenizer, run.key, size, part.text)  # a word, one merge at a time
+    if not part.cut and len(encoded.ids) > MAX_RENDERED_TOKENS:
         st.caption(
             f"Showing the first {fmt_int(MAX_RENDERED_TOKENS)} of {fmt_int(len(encoded.ids))} "
             "tokens; the counts above cover the whole text."
         )
     with guarded("The token ids"):
-        show_ids(encoded.ids)
+        show_ids(encoded.ids, stats.tokens)
 
 
 run_page(main)  # main inside the app's shell, even as a fresh server's first request

@@ -44,6 +44,7 @@ from ui.session.runs import (
     current_model_run,
     current_run_or_error,
     current_spec,
+    fit_view_size,
     run_specs,
     trained_vocab_size,
     view_vocab_size,
@@ -54,6 +55,10 @@ from ui.views.present import inject_style, presenter_toggle
 from ui.views.section import guarded
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
+VEILED = (
+    "A class's question is open on this tokenizer: merge {merge:,} and those after it are "
+    "on no page until you answer it or the teacher reveals it."
+)
 APP_TITLE = "BPE Merge Explorer"
 
 _this_run = threading.local()  # .inside_app: the entry file is running the current page
@@ -105,6 +110,8 @@ def run_app() -> None:
     with guarded("The class"):
         following.arrive()  # ?class=CODE: this session joins (and gets the class's run)
         following.follow_class()  # a student's step, passage and trace: the teacher's
+    with guarded("The class's question"):
+        following.veil_runs()  # a class's open question: its merge is on no page yet
     page = navigation()
     run = None
     with st.sidebar, guarded("The sidebar"):
@@ -163,9 +170,12 @@ def sidebar() -> Run | None:
         if keys.follow_run(st.session_state, keys.SIDEBAR_VIEW_RUN, run.spec.name):
             linked = st.session_state.pop(keys.LINK_VIEW, None)  # a link's view=
             st.session_state[keys.SIDEBAR_VIEW_SIZE] = max(256, min(full, linked or full))
+        fit_view_size(st.session_state, full, run.veiled_at is not None)
         if full > 256:
             view_size_controls(full)
         st.caption(run_summary(run))
+        if run.veiled_at is not None:
+            st.caption(VEILED.format(merge=run.veiled_at + 1))
         with guarded("The class"):
             class_sidebar()
     return run

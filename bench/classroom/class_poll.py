@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from harness import app_server
-from harness.ws_client import StreamlitClient, connected
+from harness.ws_client import StreamlitClient, connected, device_address
 from ui.server.streamlit_internals import ForwardMsg
 
 HERE = Path(__file__).resolve().parents[2]
@@ -79,10 +79,11 @@ async def student(
     polls: list[int],
     which: str = "follow",
     drawn: list[int] | None = None,
+    source: str | None = None,
 ) -> None:
     drawn = [] if drawn is None else drawn
     client: StreamlitClient
-    async with connected(port) as client:
+    async with connected(port, source=source) as client:  # a device of its own
         spy = FragmentSpy(client.socket)
         client.socket = spy  # type: ignore[assignment]
         await client.rerun(page="animate", query=f"class={code}")
@@ -120,8 +121,10 @@ async def measure(
             list[int](),
         )
         tasks = [
-            asyncio.create_task(student(server.port, code, joined, start, polls, which, drawn))
-            for _ in range(students)
+            asyncio.create_task(
+                student(server.port, code, joined, start, polls, which, drawn, device_address(k))
+            )
+            for k in range(students)
         ]
         deadline = time.monotonic() + JOIN_SECONDS
         while len(polls) < students and time.monotonic() < deadline:

@@ -17,7 +17,7 @@ from typing import Any
 
 from bench.classroom.class_poll import FragmentSpy
 from harness import class_figures as figures
-from harness.ws_client import ScriptRun, StreamlitClient, connected
+from harness.ws_client import ScriptRun, StreamlitClient, connected, device_address
 
 FOLLOWING = "Following the teacher"  # the student's banner: in the class
 
@@ -90,7 +90,7 @@ async def attend(port: int, lesson: Lesson, student: Student) -> None:
 async def follow(port: int, lesson: Lesson, student: Student) -> None:
     """Join by the link, then follow until the lesson ends, answering each question."""
     opened = time.monotonic()
-    async with connected(port, Follower) as client:
+    async with connected(port, Follower, source=device_address(student.index)) as client:
         client.seen = student.seen
         spy = FragmentSpy(client.socket)
         client.socket = spy  # type: ignore[assignment]

@@ -411,7 +411,7 @@ def main() -> None:
     whole: list[Row] = []
     if not args.no_whole:
         whole = train_rows(args.corpora, args.vocab_sizes, args.repeat, cli=True)
-        whole += encode_cli_rows(5, args.repeat)
+        whole += encode_cli_rows(5, args.repeat, ["gpt2"])
     big = None if args.no_big else big_run(args.big_times)
     app = None if args.no_app else app_figures(SHARED)
     command = " ".join(["python", "bench/engine/benchmark.py", *sys.argv[1:]])

@@ -188,9 +188,13 @@ def section(rows: list[dict], command: str, commit: str, loads: str) -> str:
         "",
         *table([row for row in rows if row["text"] in NEVER_REPEATS]),
         "",
-        "Digit runs under cl100k and o200k (which cut them in threes) are matched whole and "
-        "sliced (explorer/encoding/digit_runs.py): a regex match per three digits cost more "
-        "than tiktoken's whole encode. What stays above 3× is text that never repeats: random "
+        "Since session 15 a bundled vocabulary prepared for encoding goes through tiktoken "
+        "(explorer/encoding/tiktoken_path.py), so these rows time tiktoken's own merging for "
+        "the presets; this engine's long-chunk code serves the pattern 'none', custom "
+        "patterns and tokenizers tiktoken cannot encode exactly. Before it, digit runs under "
+        "cl100k and o200k were matched whole and sliced, and Latin-1 text split by `re` "
+        "(digit_runs.py and latin1_split.py, both removed in session 15). What stayed above "
+        "3× was text that never repeats: random "
         "letters, random digits under GPT-2 (one long pre-token each) and random Latin-1 (tens "
         "of thousands of distinct short pre-tokens). Each merge there is new work, ~0.5-1 µs in "
         "Python against tiktoken's ~0.1; tried and measured no faster: scans in place of the "
@@ -199,9 +203,9 @@ def section(rows: list[dict], command: str, commit: str, loads: str) -> str:
         "gathering a flood's ids with set/map/chain (ordinary text 10-20 % slower). What is "
         "left for these is one merge loop per new pre-token. Floods of one short pre-token "
         '(`" a" * 100k`, `"7 " * 100k`, `\'s`) were the regex\'s (~300 ns a match with '
-        "o200k's pattern in the `regex` module): text below U+0100 is now split by the "
-        "standard library's `re` with the preset's Latin-1 form (explorer/encoding/"
-        "latin1_split.py, ~100 ns a match, the same chunks), other text as before.",
+        "o200k's pattern in the `regex` module): text below U+0100 was then split by the "
+        "standard library's `re` with the preset's Latin-1 form (~100 ns a match, the same "
+        "chunks).",
         "",
         "Session 12: a chunk that repeats a period of up to 256 bytes is cut as one period is "
         'and that period\'s ids repeated (explorer/encoding/periods.py: `"ก" * 100k` under '

@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -71,7 +72,7 @@ OURS_ENCODE = """
 import json, sys, time
 sys.path.insert(0, {root!r})
 from explorer import load_bundled
-tok = load_bundled("gpt2")
+tok = load_bundled({name!r})
 tok.prepare_encoding()
 text = open({path!r}, encoding="utf-8", newline="").read()
 wall, cpu = time.perf_counter(), time.process_time()
@@ -80,16 +81,19 @@ print(json.dumps({{"wall": time.perf_counter() - wall, "cpu": time.process_time(
                   "ids": hash(tuple(ids))}}))
 """
 
+# tiktoken's Encoding from the same bundled files, with the pattern and special tokens
+# written into the script (importing explorer for them would add its imports to theirs)
 TIKTOKEN_ENCODE = """
 import json, sys, time
 import tiktoken
-from tiktoken.load import data_gym_to_mergeable_bpe_ranks
-sys.path.insert(0, {root!r})
-from explorer.encoding.pretokenize import GPT2_PATTERN
-gpt2 = {gpt2!r}
-ranks = data_gym_to_mergeable_bpe_ranks(gpt2 + "/vocab.bpe", gpt2 + "/encoder.json")
-enc = tiktoken.Encoding("gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
-                        special_tokens={{"<|endoftext|>": 50256}})
+from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
+files = {files!r}
+if len(files) == 2:
+    ranks = data_gym_to_mergeable_bpe_ranks(files[1], files[0])
+else:
+    ranks = load_tiktoken_bpe(files[0])
+enc = tiktoken.Encoding({name!r}, pat_str={pattern!r}, mergeable_ranks=ranks,
+                        special_tokens={specials!r})
 text = open({path!r}, encoding="utf-8", newline="").read()
 wall, cpu = time.perf_counter(), time.process_time()
 ids = enc.encode_ordinary(text)
@@ -99,6 +103,17 @@ else:
     print(json.dumps({{"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
                       "ids": hash(tuple(ids))}}))
 """
+VOCABULARIES = ["gpt2", "cl100k_base", "o200k_base"]
+
+
+def vocabulary_fields(name: str) -> dict[str, Any]:
+    """What the two encode scripts need of a bundled vocabulary: its files, pattern, specials."""
+    sys.path.insert(0, str(ROOT))
+    from explorer.files.bundled import BUNDLED, VOCABULARY_DIR
+
+    spec = BUNDLED[name]
+    files = [str(VOCABULARY_DIR / path) for path, _ in spec.files]
+    return {"name": name, "files": files, "pattern": spec.pattern, "specials": spec.special_tokens}
 
 
 @dataclass
@@ -245,46 +260,61 @@ def train_rows(corpora: list[str], sizes: list[int], repeat: int, cli: bool) -> 
     return rows
 
 
-def encode_rows(corpora: list[str], repeat: int) -> list[Row]:
+def encode_rows(corpora: list[str], repeat: int, vocabularies: list[str]) -> list[Row]:
     """Ours against tiktoken in-process: the encode call alone, on a fresh tokenizer."""
-    gpt2 = str(ROOT / "vocabularies" / "gpt2")
     env = bench_env(TIKTOKEN_CACHE_DIR="")
     rows = []
-    for name in corpora:
-        fields = {"root": str(ROOT), "path": str(corpus_path(name)), "gpt2": gpt2}
-        load = load_average()
-        runs = interleaved(
-            {
-                "ours": lambda f=fields: run_process(python(OURS_ENCODE.format(**f)), env),
-                "theirs": lambda f=fields: run_process(python(TIKTOKEN_ENCODE.format(**f)), env),
-            },
-            repeat,
-        )
-        same = runs["ours"][0].extra["ids"] == runs["theirs"][0].extra["ids"]
-        for run in [*runs["ours"], *runs["theirs"]]:
-            run.wall, run.cpu = run.extra["wall"], run.extra["cpu"]
-        rows.append(report(f"{name}{'' if same else ' (IDS DIFFER)'}", runs, load))
+    for vocabulary in vocabularies:
+        for name in corpora:
+            fields: dict[str, Any] = {"root": str(ROOT), "path": str(corpus_path(name))}
+            fields.update(vocabulary_fields(vocabulary))
+            load = load_average()
+            runs = interleaved(
+                {
+                    "ours": lambda f=fields: run_process(python(OURS_ENCODE.format(**f)), env),
+                    "theirs": lambda f=fields: run_process(
+                        python(TIKTOKEN_ENCODE.format(**f)), env
+                    ),
+                },
+                repeat,
+            )
+            same = runs["ours"][0].extra["ids"] == runs["theirs"][0].extra["ids"]
+            for run in [*runs["ours"], *runs["theirs"]]:
+                run.wall, run.cpu = run.extra["wall"], run.extra["cpu"]
+            label = f"{vocabulary}, {name}{'' if same else ' (IDS DIFFER)'}"
+            rows.append(report(label, runs, load))
     return rows
 
 
-def encode_cli_rows(megabytes: int, repeat: int) -> list[Row]:
-    """`python -m explorer encode gpt2 FILE` against a script that builds tiktoken's
-    Encoding from the same files and prints the ids the same way."""
-    gpt2 = str(ROOT / "vocabularies" / "gpt2")
+def encode_cli_rows(megabytes: int, repeat: int, vocabularies: list[str]) -> list[Row]:
+    """`python -m explorer encode NAME FILE` against a script that builds tiktoken's
+    Encoding from the same files and prints the ids the same way; outputs compared."""
     env = bench_env(TIKTOKEN_CACHE_DIR="")
+    rows = []
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "text.txt"
         data = corpus_path("mix19").read_bytes()[: megabytes * 1_000_000]
         path.write_bytes(data.decode("utf-8", "ignore").encode("utf-8"))
-        fields = {"root": str(ROOT), "path": str(path), "gpt2": gpt2}
-        ours = [sys.executable, "-m", "explorer", "encode", "gpt2", str(path)]
-        theirs = [*python(TIKTOKEN_ENCODE.format(**fields)), "print"]
-        load = load_average()
-        runs = interleaved(
-            {"ours": lambda: run_process(ours, env), "theirs": lambda: run_process(theirs, env)},
-            repeat,
-        )
-        return [report(f"mix19, first {megabytes} MB", runs, load)]
+        for vocabulary in vocabularies:
+            fields = {"root": str(ROOT), "path": str(path), **vocabulary_fields(vocabulary)}
+            ours = [sys.executable, "-m", "explorer", "encode", vocabulary, str(path)]
+            theirs = [*python(TIKTOKEN_ENCODE.format(**fields)), "print"]
+            same = _output(ours, env) == _output(theirs, env)
+            load = load_average()
+            runs = interleaved(
+                {
+                    "ours": lambda a=ours: run_process(a, env),
+                    "theirs": lambda a=theirs: run_process(a, env),
+                },
+                repeat,
+            )
+            label = f"{vocabulary}, mix19's first {megabytes} MB{'' if same else ' (IDS DIFFER)'}"
+            rows.append(report(label, runs, load))
+    return rows
+
+
+def _output(argv: list[str], env: dict[str, str]) -> bytes:
+    return subprocess.run(argv, capture_output=True, cwd=ROOT, env=env, check=True).stdout
 
 
 def main() -> None:
@@ -294,6 +324,7 @@ def main() -> None:
     parser.add_argument("--vocab-sizes", nargs="+", type=int, default=[1000, 5000, 20000])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--megabytes", type=int, default=5)
+    parser.add_argument("--vocabularies", nargs="+", default=VOCABULARIES, choices=VOCABULARIES)
     args = parser.parse_args()
     print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; load average {load_average()}")
     if args.what in ("train", "train-cli"):
@@ -302,13 +333,13 @@ def main() -> None:
         print(TABLE_HEAD.format(what="corpus, V", theirs="HF"))
         train_rows(args.corpora, args.vocab_sizes, args.repeat, args.what == "train-cli")
     elif args.what == "encode":
-        print("\nEncoding with GPT-2's vocabulary, in-process: seconds; ours/tiktoken\n")
-        print(TABLE_HEAD.format(what="corpus", theirs="tiktoken"))
-        encode_rows(args.corpora, args.repeat)
+        print("\nEncoding, in-process (the encode call): seconds; ours/tiktoken\n")
+        print(TABLE_HEAD.format(what="vocabulary, corpus", theirs="tiktoken"))
+        encode_rows(args.corpora, args.repeat, args.vocabularies)
     else:
         print(f"\nEncoding {args.megabytes} MB, whole process (ids written to stdout)\n")
-        print(TABLE_HEAD.format(what="text", theirs="tiktoken"))
-        encode_cli_rows(args.megabytes, args.repeat)
+        print(TABLE_HEAD.format(what="vocabulary, text", theirs="tiktoken"))
+        encode_cli_rows(args.megabytes, args.repeat, args.vocabularies)
 
 
 if __name__ == "__main__":

@@ -77,6 +77,8 @@ def json_int(text: str) -> int:
     >>> json.loads("[1, 22]", parse_int=json_int)
     [1, 22]
     """
+    if len(text) <= MAX_DIGITS:  # subtle: json gives ASCII digits (and a minus) only, so
+        return int(text)  # these are in range; whole_number cost 0.15 s on GPT-2's encoder.json
     return whole_number(text, "a number in the file", -(10**MAX_DIGITS), 10**MAX_DIGITS)
 
 

@@ -44,14 +44,17 @@ from explorer.encoding.extra_tokens import (
 )
 from explorer.encoding.extra_tokens import SpecialTokenError as SpecialTokenError  # exported
 from explorer.encoding.extra_tokens import TokenizerError as TokenizerError  # exported
-from explorer.encoding.latin1_split import preset_splitter
 from explorer.encoding.pretokenize import (
     as_unicode,
     compile_pattern,
+    covering_pieces,
     match_budget,
+    preset_name,
     special_splitter,
+    split_chunks,
     split_specials,
 )
+from explorer.encoding.tiktoken_path import TiktokenPath
 
 _IDENTITY = tuple(range(256))  # byte_ids of every trained tokenizer: byte b has id b
 
@@ -119,7 +122,7 @@ class Tokenizer:
         # A preset's matches cover any text (every character is a letter, a number, a
         # space or something else, each with an alternative), so they need no check;
         # a custom pattern's gaps become pieces of their own.
-        self._pieces = preset_splitter(pattern)
+        self._pieces = covering_pieces if preset_name(pattern) is None else split_chunks
         self.outside_merges: dict[int, bytes] = outside_tokens(outside_merges or {}, self.vocab)
         self.encode_outside = bool(encode_outside)
         self.special_tokens = special_ids(
@@ -141,6 +144,14 @@ class Tokenizer:
             self._byte_table,
             trained=trained,
             whole_only=self._outside_by_bytes,
+        )
+        self._tiktoken = TiktokenPath(
+            self.merges,
+            self.vocab,
+            pattern=pattern,
+            trained=trained,
+            outside_merges=self.outside_merges,
+            encode_outside=self.encode_outside,
         )
 
     def __repr__(self) -> str:
@@ -286,8 +297,21 @@ class Tokenizer:
         self._allowed(allowed_special, disallowed_special, text)
 
     def prepare_encoding(self) -> None:
-        """Build encoding's lookup tables now (else the first encode does): ~0.03 s for GPT-2."""
-        self._chunks.prepare()
+        """Build encoding's lookup tables now (else the first encode that needs them does):
+        tiktoken's where it gives this tokenizer's ids (~0.05 s for GPT-2, see
+        explorer.encoding.tiktoken_path), else this engine's (~0.03 s for GPT-2)."""
+        if not self._tiktoken.ready(0, force=True):
+            self._chunks.prepare()
+
+    def tiktoken_refusal(self) -> str | None:
+        """Why tiktoken cannot encode for this tokenizer, or None when it does (for large
+        texts, with the ids this engine gives: explorer.encoding.tiktoken_path).
+
+        >>> from explorer.encoding.pretokenize import GPT2_PATTERN
+        >>> Tokenizer(pattern=GPT2_PATTERN).tiktoken_refusal(), Tokenizer().tiktoken_refusal()
+        (None, 'the pattern is not a preset tiktoken reads as regex does')
+        """
+        return self._tiktoken.why_not()
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode with special tokens treated as plain text."""
@@ -322,10 +346,14 @@ class Tokenizer:
     def _encode_ids(
         self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
     ) -> list[int]:
-        ids: list[int] | None = None
         text = as_unicode(text_argument(text, "text"))
+        allowed = self._allowed(allowed_special, disallowed_special, text)
+        fast = self._through_tiktoken(text, allowed)
+        if fast is not None:
+            return fast
+        ids: list[int] | None = None
         with collector_paused():
-            for piece_ids in self._encode_pieces(text, allowed_special, disallowed_special):
+            for piece_ids in self._encode_pieces(text, allowed):
                 if ids is None:
                     ids = piece_ids  # a fresh list: no need to copy the first segment's ids
                 else:
@@ -349,30 +377,45 @@ class Tokenizer:
         [('hi', False), (' you', False), ('<|x|>', True), ('!', False)]
         """
         text = as_unicode(text_argument(text, "text"))
+        allowed = self._allowed(allowed_special, disallowed_special, text)
         return [
             (piece, segment is not None)
-            for segment, pieces in self._segments(text, allowed_special, disallowed_special)
+            for segment, pieces in self._segments(text, allowed)
             for piece in (pieces if segment is None else [segment])
         ]
 
-    def _encode_pieces(
-        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
-    ) -> Iterable[list[int]]:
-        for special, pieces in self._segments(text, allowed_special, disallowed_special):
+    def _through_tiktoken(self, text: str, allowed: set[str]) -> list[int] | None:
+        """tiktoken's ids, the special tokens split off here; None: encode here instead."""
+        path = self._tiktoken
+        if not path.ready(len(text)):
+            return None
+        if not allowed:
+            return path.encode_ordinary(text, self._encode_here)
+        ids: list[int] = []
+        for segment, is_special in split_specials(text, special_splitter(allowed)):
+            if is_special:
+                ids.append(self.special_tokens[segment])
+            else:
+                ids += path.encode_ordinary(segment, self._encode_here)
+        return ids
+
+    def _encode_here(self, text: str) -> list[int]:
+        """Text without special tokens, in a preset's pieces, merged by this engine."""
+        return self._chunks.encode_chunks(self._pieces(text, self._compiled))
+
+    def _encode_pieces(self, text: str, allowed: set[str]) -> Iterable[list[int]]:
+        for special, pieces in self._segments(text, allowed):
             if special is not None:
                 yield [self.special_tokens[special]]
             else:
                 yield self._chunks.encode_chunks(pieces)
 
-    def _segments(
-        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
-    ) -> Iterable[tuple[str | None, list[str]]]:
+    def _segments(self, text: str, allowed: set[str]) -> Iterable[tuple[str | None, list[str]]]:
         """(special token, []) for an allowed special, else (None, the pre-token pieces).
 
         subtle: one budget for the whole text: a segment between special tokens each with
         its own would let a text cut by many special tokens match for as long as it likes
         """
-        allowed = self._allowed(allowed_special, disallowed_special, text)
         splitter = special_splitter(allowed) if allowed else None
         budget = match_budget(self.pattern, len(text))
         for segment, is_special in split_specials(text, splitter):

@@ -151,9 +151,12 @@ def _load_in_a_child_or_here(name: str) -> Tokenizer:
 
 # subtle: the child yields the CPU to the server (nice 10): a preload is background work,
 # and on a two-core server its three children otherwise took half the CPU from the first
-# visitor's page, which needs none of them
+# visitor's page, which needs none of them; it ends with its parent (a server killed while
+# preloading left its loaders running, parented to init)
 _CHILD = (
     "import os, pickle, sys\n"
+    "from explorer.base.child_death import end_with_parent\n"
+    "end_with_parent(int(sys.argv[2]))\n"
     "if hasattr(os, 'nice'):\n"
     "    os.nice(10)\n"
     "from explorer.files.bundled import _load\n"
@@ -163,13 +166,14 @@ _CHILD = (
 
 def _load_in_a_child(name: str) -> Tokenizer | None:
     """_load(name) run by `python -c` in the project folder; None if it did not succeed."""
+    import os
     import pickle  # here, not at the top: only a server preloading needs it
     import subprocess
     import sys
 
     try:
         child = subprocess.run(
-            [sys.executable, "-c", _CHILD, name],
+            [sys.executable, "-c", _CHILD, name, str(os.getpid())],
             cwd=Path(__file__).resolve().parents[2],
             capture_output=True,
             timeout=600,

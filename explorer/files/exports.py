@@ -29,6 +29,8 @@ from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.errors import FormatError
 from explorer.files.imports import merges_and_outside, recover_merges
 from explorer.files.imports_hf import python_to_onig
+from explorer.files.limits import check_ranked_bytes, check_vocab_size
+from explorer.files.output_sizes import check_file_size, check_readable, least_json_bytes
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TieRule, tie_rule_argument
 
 
@@ -48,6 +50,7 @@ def tokenizer_json(tokenizer: Tokenizer, *, tie_rule: TieRule | str | None = Non
     Tokens outside the merges are in model.vocab with their ids; when a pre-token that is
     exactly one encodes to it, `ignore_merges` is true, which makes Hugging Face do so.
     """
+    _check_json_size(tokenizer, "a tokenizer.json")
     texts = _token_texts(tokenizer, "tokenizer.json")
     outside = {gpt2_chars(data): i for i, data in tokenizer.outside_merges.items()}
     vocab = _with_specials(texts, tokenizer.special_tokens, "tokenizer.json", outside)
@@ -92,6 +95,7 @@ def tokenizer_json(tokenizer: Tokenizer, *, tie_rule: TieRule | str | None = Non
     if tie_rule is not None and tie_rule_argument(tie_rule) is not DEFAULT_TIE_RULE:
         document["model"]["tie_rule"] = tie_rule_argument(tie_rule).value
     text = json.dumps(document, ensure_ascii=False) + "\n"
+    check_file_size(len(text.encode("utf-8")), "a tokenizer.json", built=True)
     if _is_custom(tokenizer.pattern):
         _check_same_ids(tokenizer, "tokenizer.json", "tokenizers", lambda: _huggingface_ids(text))
     return text
@@ -105,7 +109,9 @@ def tiktoken_text(tokenizer: Tokenizer) -> str:
     by BPE on the token's bytes, so every merge must be the one BPE would rebuild (true
     of every trained tokenizer); otherwise this raises FormatError naming the merge.
     """
+    check_vocab_size(tokenizer.vocab_size, "a .tiktoken of this tokenizer")
     tokens = _distinct_tokens(tokenizer, ".tiktoken")
+    check_ranked_bytes(tokens, "a .tiktoken of this tokenizer")  # as parse_tiktoken reads it
     # subtle: BPE training applies merges in rank order, as encoding does, so a trained
     # tokenizer's merges are always the ones BPE rebuilds from ranks
     # (tests/engine/files/test_interop.py checks this on random texts). Rebuilding them costs
@@ -170,6 +176,7 @@ def _with_outside_ranks(tokenizer: Tokenizer, tokens: list[bytes]) -> list[bytes
 def encoder_json(tokenizer: Tokenizer) -> str:
     """GPT-2's `encoder.json`: token (GPT-2's characters) -> id, special tokens last."""
     _refuse_outside(tokenizer, "encoder.json")
+    _check_json_size(tokenizer, "an encoder.json")
     texts = _token_texts(tokenizer, "encoder.json")
     return json.dumps(
         _with_specials(texts, tokenizer.special_tokens, "encoder.json"), ensure_ascii=False
@@ -179,9 +186,16 @@ def encoder_json(tokenizer: Tokenizer) -> str:
 def vocab_bpe(tokenizer: Tokenizer) -> str:
     """GPT-2's `vocab.bpe`: a version line, then merge k as 'LEFT RIGHT' on line k + 2."""
     _refuse_outside(tokenizer, "vocab.bpe")
+    _check_json_size(tokenizer, "a vocab.bpe")
     texts = _token_texts(tokenizer, "vocab.bpe")
     lines = ["#version: 0.2", *(f"{texts[a]} {texts[b]}" for a, b in tokenizer.merges)]
     return "\n".join(lines) + "\n"
+
+
+def _check_json_size(tokenizer: Tokenizer, what: str) -> None:
+    """Refuse, before it is built, a file of GPT-2's characters that would not read back."""
+    check_readable(tokenizer, what)
+    check_file_size(least_json_bytes(tokenizer), what)
 
 
 def _refuse_outside(tokenizer: Tokenizer, fmt: str) -> None:

@@ -19,6 +19,7 @@ keeps its leading and trailing spaces.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from explorer.files.limits import (
     read_id,
     shown,
 )
+from explorer.files.output_sizes import check_readable
 from explorer.html.render import render_token
 
 MODEL_HEADER = "minbpe v1"
@@ -60,6 +62,7 @@ def model_text(tokenizer: Tokenizer) -> str:
             f"a .model lists merges, so it cannot hold this tokenizer's "
             f"{len(tokenizer.outside_merges)} tokens outside the merges; export tokenizer.json"
         )
+    check_readable(tokenizer, "a .model")
     _check_one_line("the pre-tokenizer pattern", tokenizer.pattern)
     lines = [MODEL_HEADER, tokenizer.pattern, str(len(tokenizer.special_tokens))]
     for token, token_id in tokenizer.special_tokens.items():
@@ -253,17 +256,23 @@ def vocab_text(tokenizer: Tokenizer) -> str:
     >>> print(vocab_text(Tokenizer([(97, 97)])).splitlines()[-1])
     [a][a] -> [aa] 256
     """
+    return "".join(vocab_lines(tokenizer))
+
+
+def vocab_lines(tokenizer: Tokenizer) -> Iterator[str]:
+    """vocab_text line by line (each with its line break), to stream to a file: a merge's
+    line spells its token and both parts, twice the vocabulary's bytes in all."""
     vocab = tokenizer.vocab
     # Each id is rendered once and reused as a merge's part: a third of the renders,
     # which were half of writing the .vocab (tinyshakespeare to V = 20,000: 0.08 s -> 0.025 s).
     shown = [render_token(vocab[i]) for i in range(256 + len(tokenizer.merges))]
-    lines = [f"[{shown[i]}] {i}" for i in range(256)]
+    for i in range(256):
+        yield f"[{shown[i]}] {i}\n"
     for rank, (left, right) in enumerate(tokenizer.merges):
         new_id = 256 + rank
-        lines.append(f"[{shown[left]}][{shown[right]}] -> [{shown[new_id]}] {new_id}")
+        yield f"[{shown[left]}][{shown[right]}] -> [{shown[new_id]}] {new_id}\n"
     for token_id in sorted(tokenizer.special_by_id):
-        lines.append(f"[{render_token(tokenizer.token_bytes(token_id))}] {token_id}")
-    return "\n".join(lines) + "\n"
+        yield f"[{render_token(tokenizer.token_bytes(token_id))}] {token_id}\n"
 
 
 # --- merges JSON: {"(a,b)": id, ...} in merge order ----------------------------------------
@@ -279,6 +288,7 @@ def merges_json(tokenizer: Tokenizer) -> str:
     }
     """
     _check_bytes_in_order(tokenizer)
+    check_readable(tokenizer, "a merges JSON")
     merges = {f"({a},{b})": 256 + rank for rank, (a, b) in enumerate(tokenizer.merges)}
     return json.dumps(merges, indent=2)
 

@@ -17,6 +17,7 @@ corpus size. One step per line keeps big histories diffable. A file without a ti
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,13 @@ from explorer.base.arguments import ArgumentTypeError, path_argument, text_argum
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.formats import FormatError, merge_problem, read_utf8
 from explorer.files.json_text import load_json
-from explorer.files.limits import check_vocab_size, read_id, shown
+from explorer.files.limits import (
+    MAX_VOCAB_BYTES,
+    check_vocab_bytes,
+    check_vocab_size,
+    read_id,
+    shown,
+)
 from explorer.training.history import MergeHistory, MergeStep, StopReason
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
 
@@ -39,6 +46,14 @@ class HistoryFileError(FormatError):
 
 def history_json(history: MergeHistory) -> str:
     """The history as JSON text: a header of whole-run fields, then one line per step."""
+    return "".join(history_lines(history))
+
+
+def history_lines(history: MergeHistory) -> Iterator[str]:
+    """history_json line by line (each with its line break), to stream to a file; refuses
+    (FormatError) a history its reader would refuse: too many merges or token bytes."""
+    check_vocab_size(256 + len(history.steps), "a history of this run")
+    check_vocab_bytes(history.merges, "a history of this run")
     header: dict[str, Any] = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -49,10 +64,27 @@ def history_json(history: MergeHistory) -> str:
         "seconds": history.seconds,
         "token_usage": {str(i): n for i, n in sorted(history.token_usage.items())},
     }
-    lines = ["{", *(f"  {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items())]
-    steps = [f"    {_step_json(step)}" for step in history.steps]
-    lines += ['  "steps": [', ",\n".join(steps), "  ]", "}"] if steps else ['  "steps": []', "}"]
-    return "\n".join(lines) + "\n"
+    yield "{\n"
+    for key, value in header.items():
+        yield f"  {json.dumps(key)}: {json.dumps(value)},\n"
+    if not history.steps:
+        yield '  "steps": []\n}\n'
+        return
+    yield '  "steps": [\n'
+    last = len(history.steps) - 1
+    for rank, step in enumerate(history.steps):
+        yield f"    {_step_json(step)}{',' if rank < last else ''}\n"
+    yield "  ]\n}\n"
+
+
+def least_history_bytes(history: MergeHistory) -> int:
+    """Bytes history_json takes at least, before it is built: each token in hex.
+
+    >>> from explorer.training.train import train
+    >>> least_history_bytes(train("aaabdaaabac", 258, pattern="none").history)
+    10
+    """
+    return 2 * sum(len(step.token) for step in history.steps)
 
 
 def parse_history_json(text: str, *, source: str = "history JSON") -> MergeHistory:
@@ -238,11 +270,15 @@ def _steps(reader: _Reader, records: list[Any]) -> tuple[MergeStep, ...]:
     vocab = {i: bytes([i]) for i in range(256)}
     seen: dict[tuple[int, int], int] = {}
     steps: list[MergeStep] = []
+    token_bytes = 256
     for rank, record in enumerate(records):
         step = _step(reader, reader.expect(record, dict, f"steps[{rank}]", "a step object"), rank)
         problem = merge_problem(step.pair, rank, seen)
         if problem:
             raise reader.fail(f"steps[{rank}]", problem)
+        token_bytes += len(vocab[step.left]) + len(vocab[step.right])
+        if token_bytes > MAX_VOCAB_BYTES:  # before the token is built: a .model's bound
+            check_vocab_bytes([s.pair for s in steps] + [step.pair], reader.source)
         expected = vocab[step.left] + vocab[step.right]
         if step.token != expected:
             raise reader.fail(

@@ -26,18 +26,21 @@ import base64
 import binascii
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, overload
+from typing import Any
 
 from explorer.base.byte_map import bytes_to_unicode
 from explorer.encoding.merging import merge_ids
 from explorer.encoding.pretokenize import GPT2_PATTERN, PatternError
+from explorer.encoding.tiktoken_path import LowerRanks
 from explorer.encoding.tokenizer import Tokenizer, TokenizerError
 from explorer.files.errors import FormatError
 from explorer.files.json_text import load_json
 from explorer.files.limits import (
+    MAX_TOKEN_ID,
     check_merge_count,
     check_ranked_bytes,
     check_special_names,
+    check_vocab_bytes,
     check_vocab_size,
     read_id,
     shown,
@@ -103,41 +106,10 @@ def merges_and_outside(
 
 def _rank_parts(tokens: Sequence[bytes]) -> Iterator[tuple[int, list[int]]]:
     """Each rank past the bytes, with what BPE on its bytes, with only lower ranks, leaves."""
-    lower = _LowerRanks(tokens)
+    lower = LowerRanks(tokens)
     for rank in range(256, len(tokens)):
         lower.limit = rank
         yield rank, merge_ids(lower.byte_ids(tokens[rank]), lower)
-
-
-class _LowerRanks:
-    """A rank file's merges below rank `limit`, as `merge_ids` reads them: two tokens side
-    by side merge when their joined bytes are a token of lower rank, and make that token.
-
-    Looked up on demand: a rank file lists tokens, not pairs, and most pairs never meet.
-
-    >>> lower = _LowerRanks([bytes([b]) for b in range(256)] + [b"aa", b"aaa"])
-    >>> lower.limit = 257
-    >>> lower.byte_ids(b"aaa"), lower.get((97, 97)), lower.get((256, 97))
-    ([97, 97, 97], 256, None)
-    """
-
-    def __init__(self, tokens: Sequence[bytes]) -> None:
-        self.tokens = tokens
-        self.ids = {token: token_id for token_id, token in enumerate(tokens)}
-        self.limit = len(tokens)
-
-    def byte_ids(self, token: bytes) -> list[int]:
-        """The ids of the token's single bytes (a rank file may number them in any order)."""
-        ids = self.ids
-        return [ids[token[i : i + 1]] for i in range(len(token))]
-
-    @overload
-    def get(self, pair: tuple[int, int]) -> int | None: ...
-    @overload
-    def get(self, pair: tuple[int, int], default: int) -> int: ...
-    def get(self, pair: tuple[int, int], default: int | None = None) -> int | None:
-        made = self.ids.get(self.tokens[pair[0]] + self.tokens[pair[1]])
-        return made if made is not None and made < self.limit else default
 
 
 # --- tiktoken: a base64 token and its rank, one pair a line --------------------------------
@@ -274,20 +246,28 @@ def byte_level_parts(
         for part in (left, right):
             if part not in ids:
                 raise FormatError(f"{where(k)}: {shown(part)} is not in the vocabulary")
-        made, merge = ids.get(left + right), f"merge {k + 1} ({shown(left)}, {shown(right)})"
+        made = ids.get(left + right)
         if made is None:
             raise FormatError(
-                f"{where(k)}: {merge} makes {shown(left + right)}, not in the vocabulary"
+                f"{where(k)}: {_merge(k, left, right)} makes {shown(left + right)}, "
+                "not in the vocabulary"
             )
         if made != 256 + k:
             raise FormatError(
-                f"{where(k)}: {merge} makes {shown(left + right)}, id {made}; here merge k must "
+                f"{where(k)}: {_merge(k, left, right)} makes {shown(left + right)}, id {made}; "
+                "here merge k must "
                 f"make id 255 + k ({256 + k}), so vocabularies numbered otherwise (as RoBERTa's or "
                 "GPT-NeoX's) cannot be read yet"
             )
         merges.append((ids[left], ids[right]))
+    check_vocab_bytes(merges, vocab_where)  # the bound a .model is read under, and training's
     first = 256 + len(merges)
     return merges, byte_ids, {token: i for token, i in ids.items() if i >= first}
+
+
+def _merge(k: int, left: str, right: str) -> str:
+    """How a message names merge k (from 0): made only for an error, as `shown` costs ~6 µs."""
+    return f"merge {k + 1} ({shown(left)}, {shown(right)})"
 
 
 def _token_ids(vocab: Mapping[str, Any], where: str) -> dict[str, int]:
@@ -295,7 +275,9 @@ def _token_ids(vocab: Mapping[str, Any], where: str) -> dict[str, int]:
     for token, value in vocab.items():
         if type(value) is not int:
             raise FormatError(f"{where}[{shown(token)}]: expected a token id, got {shown(value)}")
-        number = read_id(value, f"{where}[{shown(token)}]")
+        if not 0 <= value <= MAX_TOKEN_ID:  # the message names the token only when needed
+            read_id(value, f"{where}[{shown(token)}]")
+        number = value
         if number in owner:
             raise FormatError(
                 f"{where}: {shown(owner[number])} and {shown(token)} share id {number}"

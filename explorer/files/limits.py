@@ -19,7 +19,9 @@ hold the server. A message names the thing counted: ids, merges or bytes.
   for 128,256 ids), so merges are bounded apart from ids. A rank file lists no merges.
 - MAX_VOCAB_BYTES: a .model lists merges, not tokens, so 30 lines that merge a token with
   itself describe a token of a gigabyte; the bytes of all tokens together are summed
-  from the merges before any is built. o200k_base's tokens hold 1.4 MB together.
+  from the merges before any is built. o200k_base's tokens hold 1.4 MB together. It
+  lives in explorer.base.vocab_budget: training stops at the same bound, so whatever a
+  training keeps is read back.
 - MAX_RANKED_BYTES (2 MiB of token bytes in a rank file, 1.5 times o200k_base's 1.4 MB;
   Llama 3's rank file holds 831 KB, Mistral's tekken 878 KB in the ranks it uses): a rank
   file lists tokens and ranks, and its merges are found in Python from each token's
@@ -43,13 +45,13 @@ import reprlib
 from collections.abc import Collection, Iterable, Sequence
 
 from explorer.base.numbers import NumberError, whole_number
+from explorer.base.vocab_budget import MAX_VOCAB_BYTES as MAX_VOCAB_BYTES  # training's too
 from explorer.files.errors import FormatError
 
 MAX_TOKEN_ID = 2**31 - 1
 MAX_VOCAB_SIZE = 300_000  # ids a file may define, special tokens included
 MAX_MERGES = 1_000_000  # merges a file may list (Gemma 3: 514,906; gpt-oss: 446k)
 MAX_FILE_BYTES = 64 << 20  # a tokenizer file (Gemma 3's tokenizer.json is 33 MB)
-MAX_VOCAB_BYTES = 32 << 20  # the bytes of all tokens of a vocabulary made from merges
 MAX_RANKED_BYTES = 2 << 20  # the bytes of all tokens of a rank file, whose merges are found
 MAX_SPECIAL_TOKENS = 10_000  # each joins one regex for encoding: 100,000 took 7.7 s, 400 MB
 MAX_SPECIAL_CHARS = 256  # real special tokens are under 40: <|reserved_special_token_250|>

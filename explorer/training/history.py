@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from explorer.base.vocab_budget import budget_text
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TieRule
 
 
@@ -20,13 +21,19 @@ class StopReason(str, Enum):
     VOCAB_SIZE_REACHED = "vocab_size_reached"
     NO_PAIRS_LEFT = "no_pairs_left"
     BELOW_MIN_COUNT = "below_min_count"
+    TOKEN_BYTES_REACHED = "token_bytes_reached"  # explorer.base.vocab_budget
 
     def describe(self) -> str:
-        """A sentence for people: `StopReason.NO_PAIRS_LEFT.describe()`."""
+        """A clause for people, to follow "because": `StopReason.NO_PAIRS_LEFT.describe()`."""
         return {
             StopReason.VOCAB_SIZE_REACHED: "the target vocab size was reached",
             StopReason.NO_PAIRS_LEFT: "no pair of adjacent tokens was left to merge",
             StopReason.BELOW_MIN_COUNT: "the most frequent pair fell below the minimum count",
+            StopReason.TOKEN_BYTES_REACHED: (
+                f"the vocabulary's tokens reached {budget_text()} together, the most a "
+                "tokenizer file here may hold (its last merges built long tokens seen only "
+                "once or twice)"
+            ),
         }[self]
 
 
@@ -80,9 +87,42 @@ class MergeHistory:
     def merges(self) -> list[tuple[int, int]]:
         return [step.pair for step in self.steps]
 
+    def stop_sentence(self) -> str:
+        """Why training stopped, as the sentence a person reads after training.
+
+        >>> MergeHistory((), StopReason.NO_PAIRS_LEFT, 3).stop_sentence()
+        'Training stopped early, after 0 merges: no pair of adjacent tokens was left to merge.'
+        """
+        reason, merges = self.stop_reason, len(self.steps)
+        if reason is StopReason.VOCAB_SIZE_REACHED:
+            return f"Training stopped because {reason.describe()}."
+        if reason is StopReason.TOKEN_BYTES_REACHED:
+            return (
+                f"Training stopped at merge {merges:,}: the vocabulary's tokens reached "
+                f"{budget_text()}, the most a tokenizer file here may hold. "
+                f"{self._long_tokens_sentence()} The {merges:,} merges made so far are kept "
+                "as the run."
+            )
+        plural = "merge" if merges == 1 else "merges"
+        return f"Training stopped early, after {merges:,} {plural}: {reason.describe()}."
+
     @property
     def final_length(self) -> int:
         return self.steps[-1].length_after if self.steps else self.initial_length
+
+    def _long_tokens_sentence(self) -> str:
+        """Why the tokens grew so long, from the last merge's count."""
+        count = self.steps[-1].count if self.steps else 0
+        if count >= 2:
+            return (
+                f"This text repeats long stretches ({_times(count)} each), so each merge "
+                "only made a longer copy of one; train on more varied text to see merges "
+                "that compress it."
+            )
+        return (
+            "Its last merges joined pairs seen once: past the pairs that repeat, each merge "
+            "only glues the text's pieces into longer ones. A minimum count of 2 stops there."
+        )
 
     def length_at(self, vocab_size: int) -> int:
         """Corpus length in tokens with the first `vocab_size - 256` merges."""
@@ -103,3 +143,8 @@ class MergeHistory:
             corpus_bytes=self.corpus_bytes,
             tie_rule=self.tie_rule,
         )
+
+
+def _times(count: int) -> str:
+    """`_times(2) == "twice"`, `_times(3) == "3 times"`."""
+    return "twice" if count == 2 else f"{count:,} times"

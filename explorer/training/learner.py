@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from operator import add
 
 from explorer.base.collector import collector_paused
+from explorer.base.vocab_budget import BYTE_TOKENS, MAX_VOCAB_BYTES
 from explorer.training.history import MergeStep, StopReason
 from explorer.training.pair_queue import COLD_BELOW, PAIR_BASE, PairQueue, queue_for
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TieRule
@@ -158,14 +159,24 @@ def learn_merges(
     progress: ProgressCallback | None = None,
     cold_below: int = COLD_BELOW,
     tie_rule: TieRule = DEFAULT_TIE_RULE,
+    max_token_bytes: int = MAX_VOCAB_BYTES,
 ) -> LearnedMerges:
     """Learn up to `num_merges` merges from chunks (in first-appearance order) and their counts.
 
     `cold_below` tunes speed only (see PairQueue): any value gives the same merges.
     `tie_rule` decides between pairs of the same count (see explorer.training.tie_rules).
+    Training stops (StopReason.TOKEN_BYTES_REACHED) before a merge whose token would take
+    the vocabulary's tokens, the 256 bytes included, past `max_token_bytes`: what it
+    builds is bounded, whatever the text (explorer.base.vocab_budget).
+
+    >>> learned = learn_merges({b"abcdefgh": 1}, 7, max_token_bytes=256 + 2 + 3)
+    >>> [step.token for step in learned.steps], learned.stop_reason.value
+    ([b'ab', b'abc'], 'token_bytes_reached')
     """
     with collector_paused():  # millions of small objects and no cycles
-        return _learn(chunk_counts, num_merges, min_count, progress, cold_below, tie_rule)
+        return _learn(
+            chunk_counts, num_merges, min_count, progress, cold_below, tie_rule, max_token_bytes
+        )
 
 
 def _learn(
@@ -175,6 +186,7 @@ def _learn(
     progress: ProgressCallback | None,
     cold_below: int,
     tie_rule: TieRule,
+    max_token_bytes: int,
 ) -> LearnedMerges:
     corpus = _Corpus(chunk_counts)
     initial_length = corpus.length
@@ -192,6 +204,7 @@ def _learn(
         return pair
 
     stop = StopReason.VOCAB_SIZE_REACHED
+    token_bytes = BYTE_TOKENS  # of every token so far: a merge adds its parts' lengths
     report_every = max(1, num_merges // 200)
     for rank in range(num_merges):
         best = queue.pop_best()
@@ -202,10 +215,15 @@ def _learn(
         if count < min_count:
             stop = StopReason.BELOW_MIN_COUNT
             break
+        left, right = divmod(key, PAIR_BASE)
+        size = len(vocab[left]) + len(vocab[right])
+        if token_bytes + size > max_token_bytes:
+            stop = StopReason.TOKEN_BYTES_REACHED
+            break
+        token_bytes += size
         ties = queue.peek_ties(key, count)
         new_id = 256 + rank
         merged = _apply(corpus, queue, key, count, new_id)
-        left, right = divmod(key, PAIR_BASE)
         vocab[new_id] = vocab[left] + vocab[right]
         steps.append(
             MergeStep(

@@ -107,10 +107,12 @@ ALLOWED: dict[tuple[str, str], str] = {
         (path, "history.stop_reason.describe()"): _STOP_REASON
         for path in (
             "ui/animate/lesson/download.py",
-            "ui/train/results.py",
             "pages/animate.py",
         )
     },
+    ("ui/train/results.py", "history.stop_sentence()"): (
+        "MergeHistory.stop_sentence: a StopReason's fixed sentence with numbers"
+    ),
     ("ui/shell.py", "StopReason(stopped).describe()"): _STOP_REASON,
     ("ui/shell.py", "run.history.tie_rule.value"): "a TieRule's value: lowest-ids…",
     ("ui/train/results.py", "rule.value"): "a TieRule's value",

@@ -14,6 +14,7 @@ from ui.classroom.session import (
     CLASS_PARAM,
     SEAT_PARAM,
     class_store,
+    client_address,
     drop_class_params,
     follow_place,
     leave_seat,
@@ -24,6 +25,7 @@ from ui.classroom.session import (
     set_seat,
     stop_teaching,
     teacher,
+    teaching,
 )
 from ui.classroom.store import ClassError
 from ui.session import state as keys
@@ -63,7 +65,7 @@ def join(code: str, nickname: str, token: str | None) -> None:
     """Take a seat in the class and open its run (from the run store, never trained)."""
     store = class_store()
     try:
-        taken = store.join(code, nickname, token)
+        taken = store.join(code, nickname, token, client=client_address())
     except ClassError as exc:
         notice(f"Could not join the class: {exc}.")
         drop_class_params()
@@ -80,6 +82,11 @@ def join(code: str, nickname: str, token: str | None) -> None:
 
 
 def leave() -> None:
+    """The Leave button: the seat stays the student's (this device gets it back, score and
+    all, by the link or the code), but is no longer counted as here."""
+    held = seat()
+    if held is not None:
+        class_store().leave(held.code, held.seat)
     leave_seat()
     drop_class_params()
 
@@ -121,10 +128,16 @@ def follow_class() -> ClassView | None:
     held = seat()
     if held is None:
         return None
-    view = class_store().view(held.code)
+    store = class_store()
+    view = store.view(held.code)
     if view is None:
         leave()
         notice("The class has ended: you are on your own now, with its tokenizer.")
+        return None
+    if not store.seated(held.code, held.seat):
+        leave_seat()
+        drop_class_params()
+        notice("The teacher took your seat out of the class: you are on your own now.")
         return None
     state = st.session_state
     # subtle: only a new version moves the student, so a step of their own (a full rerun
@@ -183,6 +196,14 @@ def is_echo(echoes: tuple[tuple[str, int], ...], page: str, step: int) -> bool:
     return (page, step) in echoes
 
 
+def veil_runs() -> None:
+    """At the top of every run: the runs this session sees only in part while a class's
+    question on them is open (ui/session/runs.py `veiled`; the store's `hidden_steps`)."""
+    held = teaching(st.session_state)
+    code = held.code if held is not None else None
+    st.session_state[keys.RUN_VEILS] = class_store().hidden_steps(code, seat())
+
+
 def follow_poll(page: str) -> None:
     """The student's check (a fragment with run_every=FOLLOW_SECONDS, drawing nothing) on
     `page` (its url path): nothing when the class's version has not moved; when only the
@@ -192,7 +213,7 @@ def follow_poll(page: str) -> None:
     if held is None:
         return
     store = class_store()
-    if store.version(held.code) == st.session_state.get(keys.CLASS_SEEN):
+    if store.version(held.code, held.seat) == st.session_state.get(keys.CLASS_SEEN):
         return
     view = store.view(held.code)
     if view is not None and step_follow.followed_lightly(st.session_state, view, page):

@@ -61,6 +61,7 @@ class ClassView:
     question: QuestionView | None
     students: int
     scores: tuple[ScoreRow, ...] | None  # only while the teacher shows them
+    present: int = 0  # the seats whose page checked the class lately
 
 
 @dataclass(frozen=True)
@@ -82,12 +83,26 @@ class Seat:
     name: str
 
 
+@dataclass(frozen=True)
+class RosterRow:
+    """One seat as the teacher's list shows it: who, whether their page is open now, and
+    their score so far."""
+
+    seat: str
+    name: str
+    present: bool
+    right: int
+    answered: int
+
+
 @dataclass
 class StudentRecord:
     seat: str
     name: str
     right: int = 0
     answered: int = 0
+    client: str = ""  # the address the seat was taken from ("": not known)
+    seen: float = 0.0  # when the seat's page last checked the class (0: it left)
 
 
 @dataclass
@@ -115,3 +130,5 @@ class ClassRecord:
     scores_shown: bool = False
     students: dict[str, StudentRecord] = field(default_factory=dict)
     anonymous: int = 0  # students named "anonymous k" so far
+    client: str = ""  # the address the teacher started it from ("": not known)
+    taught: float = 0.0  # when the teacher's page last showed it (0: never since a restart)

@@ -40,6 +40,8 @@ def class_sidebar() -> None:
             on_change=_show_scores,
             help="Everyone in the class sees the scores while this is on.",
         )
+        with st.popover("Who is in the class", icon=":material/group:"):
+            class_list(code, secret)
         with st.popover("Teacher key", icon=":material/key:"):
             st.caption(
                 "Keep this to yourself. If the server restarts, type it under *Take back "
@@ -83,6 +85,42 @@ def class_sidebar() -> None:
             help="After a server restart: the teacher key shown while you taught.",
         )
         st.button("Take it back", key=keys.CLASS_TAKE_BACK_GO, on_click=teaching.take_back)
+
+
+def class_list(code: str, secret: str) -> None:
+    """Every seat: here now or gone, right answers of answered; and a seat to remove."""
+    rows = room.class_store().roster(code, secret)
+    if not rows:
+        st.caption("Nobody has joined yet.")
+        return
+    st.dataframe(
+        {
+            "Student": [row.name for row in rows],
+            "Here": ["here" if row.present else "gone" for row in rows],
+            "Right": [row.right for row in rows],
+            "Answered": [row.answered for row in rows],
+        },
+        hide_index=True,
+        width="content",
+    )
+    names = {row.seat: row.name for row in rows}
+    if st.session_state.get(keys.CLASS_REMOVE_PICK) not in names:
+        st.session_state.pop(keys.CLASS_REMOVE_PICK, None)
+    st.selectbox(
+        "A seat to remove",
+        options=list(names),
+        format_func=lambda seat: names.get(seat, "gone"),
+        index=None,
+        key=keys.CLASS_REMOVE_PICK,
+        placeholder="Choose a student",
+    )
+    st.button(
+        "Remove this seat, its answers and score",
+        key=keys.CLASS_REMOVE,
+        on_click=teaching.remove_seat,
+        disabled=st.session_state.get(keys.CLASS_REMOVE_PICK) is None,
+        help="The student's page says they were taken out; they may join again as new.",
+    )
 
 
 def _start_here() -> None:
@@ -162,9 +200,10 @@ JOINED_POLL_SECONDS = 2.0  # the teacher's card counts the students who joined, 
 
 def joined_count(code: str) -> None:
     """How many have joined (a fragment on a timer, in the teacher's session only)."""
+    room.teacher()  # the teacher's page is open: the class stays taught (UNTAUGHT_SECONDS)
     view = room.class_store().view(code)
     if view is not None:
-        st.markdown(f"**{plural(view.students, 'student')} joined**")
+        st.markdown(f"**{plural(view.students, 'student')} joined** · {view.present:,} here now")
 
 
 PAGES = {"animate": "Animate merges", "tokens": "Tokens"}  # the pages a class follows on

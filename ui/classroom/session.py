@@ -17,7 +17,9 @@ Animate step, passage and Tokens encode trace to the teacher's, unless they step
 Buttons: `class_step_away`, `class_back` ("Back to the class"), `class_leave`, the
 Nickname popover's `class_rename`; a question: radio `class_answer` (an option's index),
 button `class_send`.
-bench/classroom/class_poll.py measures what the polling costs.
+bench/classroom/class_poll.py measures what the polling costs. Each check names the seat,
+so the store knows who is here (the teacher's live count and list; a seat gone 30 s is
+given back to its address when it opens the link again).
 
 The teacher (widget keys, ui/session/state.py): `class_start` ("Start a class on this
 tokenizer", in the same expander) starts a class on the current run at Animate's step;
@@ -47,13 +49,17 @@ A session's part is typed, read and written through the accessors here: `teachin
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import streamlit as st
 
+from explorer.base.numbers import whole_number_or_none
 from ui.classroom import snapshot
 from ui.classroom.model import ClassView, Place, Seat
-from ui.classroom.store import ClassStore
+from ui.classroom.store import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, ClassStore
+from ui.server.clients import device_address
 from ui.server.lru import SharedLru
 from ui.session import run_store
 from ui.session import state as keys
@@ -76,12 +82,39 @@ CLASS_PARAM, SEAT_PARAM = "class", "seat"
 log = logging.getLogger(__name__)
 
 
+CLASSES_PER_CLIENT_VARIABLE = "BPE_EXPLORER_CLASSES_PER_CLIENT"
+SEATS_PER_CLIENT_VARIABLE = "BPE_EXPLORER_SEATS_PER_CLIENT"
+
+
 @st.cache_resource(show_spinner=False)
 def class_store() -> ClassStore:
     """The one store of this server process, its snapshot beside the runs (when kept)."""
     config = run_store.config_from_env()
     path = config.folder / snapshot.FILE_NAME if config.enabled and config.folder else None
-    return ClassStore(snapshot_path=path)
+    return ClassStore(
+        snapshot_path=path,
+        classes_per_client=per_client(os.environ, CLASSES_PER_CLIENT_VARIABLE, CLASSES_PER_CLIENT),
+        seats_per_client=per_client(os.environ, SEATS_PER_CLIENT_VARIABLE, SEATS_PER_CLIENT),
+    )
+
+
+def per_client(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A per-client bound from the environment (0: none), the default when unset or not
+    a whole number from 0 to 10,000.
+
+    >>> per_client({"X": "0"}, "X", 4), per_client({"X": "-1"}, "X", 4), per_client({}, "X", 4)
+    (0, 4, 4)
+    """
+    value = whole_number_or_none(environ.get(name, "").strip() or None, 0, 10_000)
+    if value is None and environ.get(name, "").strip():
+        log.warning("%s is not a whole number from 0 to 10,000; using %s", name, default)
+    return default if value is None else value
+
+
+def client_address() -> str:
+    """The address this session's browser connects from: whom the per-client bounds
+    count (ui/server/clients.py says what an address is)."""
+    return device_address()
 
 
 @st.cache_resource(show_spinner=False)

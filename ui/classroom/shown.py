@@ -23,7 +23,9 @@ from ui.classroom.model import (
 MAX_PASSAGE = 5_000  # characters of the teacher's passage a class carries
 
 
-def view_of(room: ClassRecord) -> ClassView:
+def view_of(room: ClassRecord, here_since: float = float("inf")) -> ClassView:
+    """What the class shows its members; seats whose page checked it at `here_since` or
+    later are counted as here."""
     question = room.question
     shown = None
     if question is not None:
@@ -48,6 +50,7 @@ def view_of(room: ClassRecord) -> ClassView:
         shown,
         len(room.students),
         scores,
+        sum(1 for student in room.students.values() if student.seen >= here_since),
     )
 
 

@@ -66,6 +66,8 @@ def _room(raw: dict[str, Any]) -> ClassRecord:
         scores_shown=bool(raw["scores_shown"]),
         students={s["seat"]: StudentRecord(**s) for s in raw["students"].values()},
         anonymous=int(raw["anonymous"]),
+        client=str(raw.get("client", "")),
+        taught=float(raw.get("taught", raw["last_active"])),
     )
 
 

@@ -67,11 +67,13 @@ def offer(state: State, page: str, key: str, last: int) -> None:
 
 def only_the_step_moved(before: ClassView | None, after: ClassView) -> bool:
     """Whether `after` differs from `before` in the teacher's step alone, Animate's or
-    Tokens' encode step (the students' count and the version aside: a student's page
-    shows neither).
+    Tokens' encode step (the students' counts and the version aside: a student's page
+    shows none of them).
 
     >>> seen = ClassView("K7MQ3", 4, "run", "name", Place(step=3), None, 2, None)
     >>> only_the_step_moved(seen, replace(seen, version=5, place=Place(step=4), students=3))
+    True
+    >>> only_the_step_moved(seen, replace(seen, version=5, place=Place(step=4), present=1))
     True
     >>> only_the_step_moved(seen, replace(seen, version=5, place=Place(step=4, passage="x")))
     False
@@ -84,6 +86,7 @@ def only_the_step_moved(before: ClassView | None, after: ClassView) -> bool:
         before,
         version=after.version,
         students=after.students,
+        present=after.present,
         place=replace(before.place, step=after.place.step, encode_step=after.place.encode_step),
     )
     return same_but_step == after

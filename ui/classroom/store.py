@@ -5,7 +5,17 @@ makes it). It is thread-safe (one lock: every session's script thread calls it),
 (MAX_CLASSES classes, MAX_STUDENTS students a class, nicknames of MAX_NICKNAME characters)
 and forgetful: a class ends when its teacher ends it or after IDLE_SECONDS without anyone
 doing anything in it. With a snapshot path it writes every change to one small JSON file
-(snapshot.py), and a new store on the same path (a restarted server) has the classes back.
+(snapshot.py), and a new store on the same path (a restarted server) has the classes back;
+it pins its classes' runs in the run store (no eviction while a class lives), and ends a
+class the operator asked to end (operator.py, `python -m ui.classroom.admin end CODE`).
+
+So that no one visitor holds the server's classes or a class's seats, each start and join
+names its client (the address it came from): one client teaches at most
+CLASSES_PER_CLIENT classes and holds at most SEATS_PER_CLIENT seats in a class; when the
+server is full, a class whose teacher's page has not shown it for UNTAUGHT_SECONDS gives
+its place to a new one; a client that comes back without its seat token (the QR code
+scanned again) gets back its seat that no page holds now; the teacher sees every seat
+(`roster`) and can remove one, its answers and score with it.
 
 Only the teacher's secret moves a class, opens or reveals a question, or sees the live
 count; a student's seat token gives one answer per question, their own. What anyone else
@@ -40,26 +50,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ui.classroom import codes, snapshot
+from ui.classroom import codes, operator, seats, snapshot
 from ui.classroom.model import (
     ClassRecord,
     ClassView,
     Place,
     QuestionRecord,
+    RosterRow,
     Seat,
     StudentRecord,
     Tally,
 )
-from ui.classroom.shown import answer_counts, bounded_place, distinct_name, view_of
+from ui.classroom.shown import bounded_place, distinct_name, view_of
+from ui.session import run_store
 
 MAX_CLASSES = 20
 MAX_STUDENTS = 120
 MAX_OPTIONS = 20
 MAX_LABEL = 200
 IDLE_SECONDS = 3 * 3600
-# a full server lets a new class take the place of one nobody has joined for this long:
-# otherwise anyone could start every class the server takes and keep real teachers out
-EMPTY_SECONDS = 10 * 60
+# a full server lets a new class take the place of one whose teacher's page has not shown
+# it for this long: otherwise anyone could start every class and keep real teachers out
+UNTAUGHT_SECONDS = 10 * 60
+CLASSES_PER_CLIENT = 2  # classes one address teaches at once (a teacher, two rooms)
+SEATS_PER_CLIENT = 4  # seats one address holds in a class (a phone, a laptop, ...)
+PRESENT_SECONDS = 30  # a seat whose page checked the class this lately is here
+ABSENT_SECONDS = 10 * 60  # a full class gives the seat gone this long to a newcomer
+END_CHECK_SECONDS = 1.0  # how often the store looks for the operator's end requests
+PINS_OWNER = "classes"
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +110,8 @@ class ClassStore:
         max_classes: int = MAX_CLASSES,
         max_students: int = MAX_STUDENTS,
         idle_seconds: float = IDLE_SECONDS,
+        classes_per_client: int = CLASSES_PER_CLIENT,
+        seats_per_client: int = SEATS_PER_CLIENT,
     ) -> None:
         self._lock = threading.Lock()
         self._clock = clock
@@ -99,55 +119,106 @@ class ClassStore:
         self.max_classes = max_classes
         self.max_students = max_students
         self.idle_seconds = idle_seconds
+        self.classes_per_client = classes_per_client  # 0: no bound
+        self.seats_per_client = seats_per_client  # 0: no bound
         self._classes: dict[str, ClassRecord] = {}
+        self._ends_checked = float("-inf")
         if snapshot_path is not None:
             self._classes = snapshot.load(snapshot_path)
+            for room in self._classes.values():  # a teacher's page reconnects: 10 minutes
+                room.taught = max(room.taught, clock())  # to take the class back
             self._purge()
+            self._take_end_requests()
 
     # --- anyone ---------------------------------------------------------------------
 
-    def version(self, code: str) -> int | None:
+    def version(self, code: str, seat: str | None = None) -> int | None:
         """The class's version (it changes when the step, question or reveal does), or
-        None when there is no such class: what a student's page polls, so it is cheap."""
+        None when there is no such class, or no such seat in it: what a student's page
+        polls, so it is cheap. A seat's poll marks it as here."""
         with self._lock:
+            self._take_end_requests()
             room = self._classes.get(code)
             if room is None or self._expired(room):
                 return None
+            if seat is not None:
+                student = room.students.get(seat)
+                if student is None:
+                    return None
+                student.seen = self._clock()
             return room.version
 
     def view(self, code: str) -> ClassView | None:
         """What every member may see, or None when the class has ended."""
         with self._lock:
             room = self._live(code)
-            return None if room is None else view_of(room)
+            return None if room is None else view_of(room, self._clock() - PRESENT_SECONDS)
+
+    def hidden_steps(self, teaches: str | None, seat: Seat | None) -> dict[str, int]:
+        """What one session may not see yet: for each run a live class has an open
+        question on, the question's step (the session sees that run's first `step`
+        merges only). The teacher of that class, and its students who answered, are not
+        kept from it. Every other session is, in the class or not: another tab, a link.
+
+        The run keys of the classes, the smallest step where two ask about one run.
+        """
+        with self._lock:
+            hidden: dict[str, int] = {}
+            for room in self._classes.values():
+                question = room.question
+                if question is None or question.revealed or self._expired(room):
+                    continue
+                if room.code == teaches:
+                    continue
+                if seat is not None and seat.code == room.code and seat.seat in question.answers:
+                    continue
+                step = min(question.step, hidden.get(room.run_key, question.step))
+                hidden[room.run_key] = step
+            return hidden
 
     # --- the teacher ----------------------------------------------------------------
 
-    def start(self, run_key: str, run_name: str, place: Place | None = None) -> Teacher:
-        """A new class on a run (by its run-store key); ClassError when the server has
-        as many classes as it takes and each has students or was started lately (a class
-        no student joined in EMPTY_SECONDS gives its place up)."""
+    def start(
+        self, run_key: str, run_name: str, place: Place | None = None, *, client: str = ""
+    ) -> Teacher:
+        """A new class on a run (by its run-store key), started from `client` (an address;
+        "" when not known); ClassError when that client teaches as many classes as one
+        may, or when the server has as many as it takes and each has been taught lately
+        (a class whose teacher's page has not shown it in UNTAUGHT_SECONDS gives way)."""
         secret = codes.new_secret()
         with self._lock:
             self._purge()
+            self._take_end_requests()
+            mine = seats.classes_of(self._classes.values(), client)
+            if self.classes_per_client and mine >= self.classes_per_client:
+                raise ClassError(
+                    f"your address already teaches {mine} classes on this server, as "
+                    "many as one may; end one first (the sidebar's End the class)"
+                )
             if len(self._classes) >= self.max_classes:
-                self._give_up_an_empty_class()
+                self._give_up_an_untaught_class()
             if len(self._classes) >= self.max_classes:
                 raise ClassError(
                     f"this server already runs {len(self._classes)} classes, as many as it "
-                    "takes; one must end first (a class ends after 3 hours without activity)"
+                    "takes, each taught in the last 10 minutes; one must end first"
                 )
             code = codes.new_code(set(self._classes))
-            room = ClassRecord(code, codes.digest(secret), run_key, run_name[:200], self._clock())
+            now = self._clock()
+            room = ClassRecord(code, codes.digest(secret), run_key, run_name[:200], now)
             room.place = bounded_place(place or Place())
+            room.client, room.taught = client[:64], now
             self._classes[code] = room
             self._save()
         return Teacher(code, secret)
 
     def is_teacher(self, code: str, secret: object) -> bool:
+        """Whether the secret is this class's teacher's (and so the teacher is here now)."""
         with self._lock:
             room = self._live(code)
-            return room is not None and codes.matches(secret, room.secret_digest)
+            if room is None or not codes.matches(secret, room.secret_digest):
+                return False
+            room.taught = self._clock()
+            return True
 
     def move(self, code: str, secret: object, place: Place) -> bool:
         """The teacher is somewhere else now; True when that changed the class."""
@@ -184,10 +255,25 @@ class ClassStore:
         """The open question's live count and distribution (None: no question open)."""
         with self._lock:
             room = self._teachers(code, secret)
-            question = room.question
-            if question is None:
-                return None
-            return Tally(len(question.answers), len(room.students), answer_counts(question))
+            return seats.tally_of(room, self._clock() - PRESENT_SECONDS)
+
+    def roster(self, code: str, secret: object) -> tuple[RosterRow, ...]:
+        """Every seat of the class, for its teacher: here now or not, and the score."""
+        with self._lock:
+            room = self._teachers(code, secret)
+            return seats.roster_of(room, self._clock() - PRESENT_SECONDS)
+
+    def remove(self, code: str, secret: object, seat: str) -> bool:
+        """The teacher takes a seat out of the class, its answers and score with it;
+        False when there is no such seat."""
+        with self._lock:
+            room = self._teachers(code, secret)
+            if room.students.pop(seat, None) is None:
+                return False
+            if room.question is not None:
+                room.question.answers.pop(seat, None)
+            self._touch(room)
+            return True
 
     def reveal(self, code: str, secret: object) -> None:
         """Show the answer and the counts to everyone; score each student's answer once."""
@@ -219,15 +305,33 @@ class ClassStore:
 
     # --- a student ------------------------------------------------------------------
 
-    def join(self, code: str, nickname: str = "", seat: str | None = None) -> Seat:
-        """A seat in the class (the same one again for a seat token it knows); ClassError
-        when there is no such class or it is full."""
+    def join(
+        self, code: str, nickname: str = "", seat: str | None = None, *, client: str = ""
+    ) -> Seat:
+        """A seat in the class: the same one again for a seat token it knows, or for a
+        client (an address; "" when not known) coming back without one, its seat that no
+        page holds now; else a new one. ClassError when there is no such class, the client
+        holds as many seats in it as one may, or it is full."""
         with self._lock:
             room = self._live(code)
             if room is None:
                 raise ClassError(f"no class on this server has the code {code[:12]!r}")
+            now = self._clock()
             if seat is not None and seat in room.students:
+                room.students[seat].seen = now
                 return Seat(code, seat, room.students[seat].name)
+            back = seats.seat_to_give_back(room, client, now - PRESENT_SECONDS)
+            if back is not None and seat is None:
+                back.seen = now
+                return Seat(code, back.seat, back.name)
+            mine = seats.seats_of(room, client)
+            if self.seats_per_client and mine >= self.seats_per_client:
+                raise ClassError(
+                    f"your address already holds {mine} seats in this class, as many as one "
+                    "may; go back to one of your open pages of the class"
+                )
+            if len(room.students) >= self.max_students:
+                self._give_up_an_absent_seat(room)
             if len(room.students) >= self.max_students:
                 raise ClassError(f"this class is full ({self.max_students} students)")
             name = codes.clean_nickname(nickname)
@@ -236,10 +340,23 @@ class ClassStore:
                 name = f"anonymous {room.anonymous}"
             name = distinct_name(name, {s.name for s in room.students.values()})
             seat = seat if seat is not None and codes.is_seat(seat) else codes.new_seat()
-            room.students[seat] = StudentRecord(seat, name)
-            room.last_active = self._clock()
+            room.students[seat] = StudentRecord(seat, name, client=client[:64], seen=now)
+            room.last_active = now
             self._save()
             return Seat(code, seat, name)
+
+    def seated(self, code: str, seat: str) -> bool:
+        """Whether the seat is (still) in the class; the seat is here now, if so."""
+        return self.version(code, seat) is not None
+
+    def leave(self, code: str, seat: str) -> None:
+        """A student's Leave: the seat stays (the same device gets it back, score and
+        all), but is not here any more, so the live count stops counting it."""
+        with self._lock:
+            room = self._live(code)
+            student = room.students.get(seat) if room is not None else None
+            if student is not None:
+                student.seen = 0.0
 
     def rename(self, code: str, seat: str, nickname: str) -> str | None:
         """A student's new nickname (bounded, told apart from others'); None when the
@@ -308,17 +425,33 @@ class ClassStore:
         if ended:
             self._save()
 
-    def _give_up_an_empty_class(self) -> None:
-        """The longest idle class without students, idle EMPTY_SECONDS or more, ends."""
-        empty = [
-            room
-            for room in self._classes.values()
-            if not room.students and self._clock() - room.last_active >= EMPTY_SECONDS
-        ]
-        if empty:
-            room = min(empty, key=lambda room: room.last_active)
-            log.info("class %s ended: no student, and the server was full", room.code)
+    def _give_up_an_untaught_class(self) -> None:
+        """A full server: the class untaught for UNTAUGHT_SECONDS or more ends."""
+        room = seats.untaught_class(self._classes.values(), self._clock() - UNTAUGHT_SECONDS)
+        if room is not None:
+            log.info("class %s ended: no teacher for 10 minutes on a full server", room.code)
             del self._classes[room.code]
+
+    def _give_up_an_absent_seat(self, room: ClassRecord) -> None:
+        """A full class: the seat gone ABSENT_SECONDS or more (the longest) is freed."""
+        student = seats.longest_absent(room, self._clock() - ABSENT_SECONDS)
+        if student is not None:
+            del room.students[student.seat]
+            if room.question is not None:
+                room.question.answers.pop(student.seat, None)
+
+    def _take_end_requests(self) -> None:
+        """End the classes the operator asked to end (at most once in END_CHECK_SECONDS)."""
+        now = self._clock()
+        if self._path is None or now - self._ends_checked < END_CHECK_SECONDS:
+            return
+        self._ends_checked = now
+        ended = [c for c in operator.take_end_requests(self._path.parent) if c in self._classes]
+        for code in ended:
+            log.info("class %s ended by the operator", code)
+            del self._classes[code]
+        if ended:
+            self._save()
 
     def _touch(self, room: ClassRecord) -> None:
         """A change everyone should see: a new version, and the snapshot written."""
@@ -331,5 +464,9 @@ class ClassStore:
             return
         try:
             snapshot.save(self._path, self._classes)
+            keys = {
+                room.run_key for room in self._classes.values() if run_store.is_key(room.run_key)
+            }
+            run_store.write_pins(self._path.parent, PINS_OWNER, keys)
         except OSError as exc:  # the class goes on in memory; only a restart would lose it
             log.warning("the classes snapshot %s could not be written: %s", self._path, exc)

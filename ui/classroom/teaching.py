@@ -16,6 +16,7 @@ from ui.classroom.session import (
     Teaching,
     class_runs,
     class_store,
+    client_address,
     follow_place,
     leave_seat,
     notice,
@@ -38,7 +39,9 @@ def start_class(run: Run, step: int, passage: str) -> None:
     keep_for_class(spec)  # on disk for students and a restart (a toast when refused)
     class_runs().put(spec.store_key, (spec, texts_of(spec)))
     try:
-        started = class_store().start(spec.store_key, spec.name, Place(step=step, passage=passage))
+        started = class_store().start(
+            spec.store_key, spec.name, Place(step=step, passage=passage), client=client_address()
+        )
     except ClassError as exc:
         notice(f"The class could not start: {exc}.")
         return
@@ -80,6 +83,20 @@ def end_class() -> None:
         except ClassError as exc:
             log.info("ending class %s: %s", held[0], exc)
     stop_teaching(st.session_state)
+
+
+def remove_seat() -> None:
+    """The class list's Remove button: the picked seat leaves the class, its answers and
+    score with it (that student's page says so at its next check)."""
+    held = teacher()
+    picked = st.session_state.pop(keys.CLASS_REMOVE_PICK, None)
+    if held is None or not isinstance(picked, str):
+        return
+    try:
+        if not class_store().remove(*held, picked):
+            notice("That seat is no longer in the class.")
+    except ClassError as exc:
+        notice(f"The seat could not be removed: {exc}.")
 
 
 def publish(**where: Any) -> None:

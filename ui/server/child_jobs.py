@@ -9,7 +9,8 @@ server) and waits for it, while the caller's thread can still draw a progress ba
 - `still_wanted()` is asked on every poll: False (or an exception it raises, such as a
   web framework's stop-this-script signal) ends the child at once (terminated, reaped);
 - at most `slots` jobs run at once; up to `queue_limit` more wait, each told its place
-  (`waiting(ahead)`), and one more is refused with ServerBusy, not piled up;
+  (`waiting(ahead)`), and one more is refused with ServerBusy, not piled up; the places
+  are shared fairly between clients (`client`, by session and address: job_queue.py);
 - the result comes back pickled; an exception in the child comes back as the same class
   with the same message (ValueError subclasses stay what callers catch);
 - each child may be capped in memory (`memory_mb`) and time (`time_limit_s`).
@@ -42,13 +43,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from queue import Empty, Queue
 from typing import IO, Any, TypeVar, cast
 
 from ui.server.job_child import HEADER, Progress
+from ui.server.job_queue import Client, FairQueue, JobError, ServerBusy, Ticket
+
+__all__ = ["Client", "JobCancelled", "JobError", "JobRunner", "ServerBusy", "runner_from_env"]
 
 T = TypeVar("T")
 
@@ -59,14 +62,6 @@ SECONDS_VARIABLE = "BPE_EXPLORER_JOB_SECONDS"  # a child's time cap (default 600
 DEFAULT_SLOTS, DEFAULT_QUEUE, DEFAULT_MEMORY_MB, DEFAULT_SECONDS = 1, 4, 6000, 600
 POLL_SECONDS = 0.1  # how often a waiting caller is asked still_wanted() and shown its place
 _ROOT = Path(__file__).resolve().parents[2]  # the folder that holds `explorer`
-
-
-class JobError(ValueError):
-    """The child could not do the job: it ran out of memory or time, or it died."""
-
-
-class ServerBusy(JobError):
-    """Every slot is taken and the wait queue is full."""
 
 
 class JobCancelled(Exception):
@@ -84,13 +79,9 @@ class JobRunner:
         memory_mb: int | None = None,
         time_limit_s: float | None = None,
     ) -> None:
-        if slots < 1 or queue_limit < 0:
-            raise ValueError(f"need slots >= 1 and queue_limit >= 0: {slots}, {queue_limit}")
+        self.queue = FairQueue(slots, queue_limit)
         self.slots, self.queue_limit = slots, queue_limit
         self.memory_mb, self.time_limit_s = memory_mb, time_limit_s
-        self._lock = threading.Condition()
-        self._running = 0
-        self._waiting: deque[object] = deque()
         self.children: set[int] = set()  # pids of the children running now (for tests)
 
     def run(
@@ -100,70 +91,43 @@ class JobRunner:
         progress: Progress | None = None,
         still_wanted: Callable[[], bool] | None = None,
         waiting: Callable[[int], None] | None = None,
+        client: Client | None = None,
         **kwargs: Any,
     ) -> T:
         """function(*args, **kwargs) done by a child; with `progress`, the child's call
         gets a progress=... keyword whose calls reach `progress` here.
 
+        `client` says whose job it is, for the queue's fair shares (job_queue.py).
         Raises ServerBusy when the queue is full, JobCancelled when still_wanted() turns
         False, the child's own exception (same class and message), or JobError.
         """
-        ticket = self._enter_queue()
+        ticket = self.queue.enter(client or Client())
         try:
             self._wait_for_slot(ticket, still_wanted, waiting)
         except BaseException:
-            self._leave_queue(ticket)
+            self.queue.leave(ticket)
             raise
         try:
             return self._run_in_child(function, args, kwargs, progress, still_wanted)
         finally:
-            with self._lock:
-                self._running -= 1
-                self._lock.notify_all()
+            self.queue.leave(ticket)
 
     def busy(self) -> tuple[int, int]:
         """(jobs running, jobs waiting) now."""
-        with self._lock:
-            return self._running, len(self._waiting)
-
-    # --- the queue -----------------------------------------------------------------------
-
-    def _enter_queue(self) -> object:
-        ticket = object()
-        with self._lock:
-            if self._running >= self.slots and len(self._waiting) >= self.queue_limit:
-                ahead = self._running + len(self._waiting)
-                raise ServerBusy(
-                    f"the server is busy: {ahead} jobs ahead (at most {self.slots} run and "
-                    f"{self.queue_limit} wait at once); try again in a minute"
-                )
-            self._waiting.append(ticket)
-        return ticket
+        return self.queue.busy()
 
     def _wait_for_slot(
         self,
-        ticket: object,
+        ticket: Ticket,
         still_wanted: Callable[[], bool] | None,
         waiting: Callable[[int], None] | None,
     ) -> None:
-        while True:
-            with self._lock:
-                ahead = self._waiting.index(ticket)
-                if ahead == 0 and self._running < self.slots:
-                    self._waiting.popleft()
-                    self._running += 1
-                    return
-                ahead += self._running  # the running jobs are ahead too
-                self._lock.wait(POLL_SECONDS)
+        while not self.queue.take_slot(ticket):  # raises ServerBusy if it had to give way
+            with self.queue.changed:
+                self.queue.changed.wait(POLL_SECONDS)
             if waiting is not None:
-                waiting(ahead)
+                waiting(self.queue.ahead_of(ticket))
             _check_wanted(still_wanted)
-
-    def _leave_queue(self, ticket: object) -> None:
-        with self._lock:
-            if ticket in self._waiting:
-                self._waiting.remove(ticket)
-                self._lock.notify_all()
 
     # --- the child -----------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from explorer.encoding.pretokenize import PRESETS, preset_name
 from explorer.encoding.regex_budget import current_budget, within_budget
 from explorer.training.learner import ProgressCallback
 from ui.server.child_jobs import JobRunner, runner_from_env
+from ui.server.clients import current_client
 from ui.server.streamlit_internals import run_session_id, run_yield_check, session_connected
 
 T = TypeVar("T")
@@ -99,7 +100,8 @@ def in_a_child(
 
     With `progress`, the function is given one, and `progress` also hears
     (WAITING, jobs ahead, 0) while the job waits for a slot. Raises ServerBusy (a
-    ValueError) when the queue is full; JobCancelled when the session has gone; Streamlit's
+    ValueError) when the queue is full, or when this session or address holds places
+    others need (ui/server/job_queue.py); JobCancelled when the session has gone; Streamlit's
     own stop or rerun signal when the session stops or reruns (the child is ended first).
     """
     waiting = None if progress is None else (lambda ahead: progress(WAITING, ahead, 0))
@@ -115,6 +117,7 @@ def in_a_child(
         progress=progress,
         still_wanted=session_still_wanted(),
         waiting=waiting,
+        client=current_client(),  # the queue's fair share is per session and address
         **kwargs,
     )
     return result

@@ -49,6 +49,15 @@ class SharedLru:
         self._lock = threading.Lock()
         self._making: dict[Hashable, threading.Lock] = {}  # a lock per key being made
 
+    def held(self) -> tuple[int, int]:
+        """(entries, their total weight) kept now.
+
+        >>> cache = SharedLru(4, max_weight=10); cache.put("a", 1, weight=3); cache.held()
+        (1, 3)
+        """
+        with self._lock:
+            return len(self._entries), self._weight
+
     def get(self, key: Hashable) -> Any | None:
         with self._lock:
             if key not in self._entries:

@@ -237,6 +237,28 @@ def session_connected(session_id: str) -> bool:
         return True
 
 
+def client_remote_ip() -> str | None:
+    """The address this script run's browser connects from, loopback included (public
+    `st.context.ip_address` gives None for 127.0.0.1 and ::1, so a script on this machine
+    would go uncounted); None outside a served session (AppTest) or when it cannot be read.
+
+    Reads (1.67.0): get_script_run_ctx().session_id, runtime.get_instance()
+    .get_client(id).client_context.remote_ip (what st.context.ip_address reads).
+    """
+    try:
+        from streamlit import runtime
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx(suppress_warning=True)
+        if ctx is None or not runtime.exists():
+            return None
+        client = runtime.get_instance().get_client(ctx.session_id)
+        address = getattr(getattr(client, "client_context", None), "remote_ip", None)
+    except Exception:
+        return None
+    return address if isinstance(address, str) and address else None
+
+
 # --- charts converted once (ui/views/shared_charts.py) --------------------------------------
 
 

@@ -1,7 +1,8 @@
 """Results of runs, cached for every session: trained, loaded, restored from disk, viewed smaller.
 
-Bounded `st.cache_resource` caches keyed on plain values (a run's settings or the hash
-of its texts); callers never change what they get back. A server loads the bundled
+Bounded caches keyed on plain values (a run's settings or the hash of its texts): trained
+runs by their bytes (TRAINED_BYTES), the rest by count and time (`st.cache_resource`);
+callers never change what they get back. A server loads the bundled
 vocabularies in the background from its first run on (BPE_EXPLORER_PRELOAD=0 turns it off).
 """
 
@@ -24,6 +25,7 @@ from explorer import (
 )
 from explorer.files.bundled import load_bundled_in_a_child
 from explorer.files.imports_hf import parse_tokenizer_json
+from explorer.files.limits import vocab_bytes
 from explorer.files.loading import parse_model_with_history
 from explorer.models.model import LoadedModel
 from explorer.training.learner import ProgressCallback
@@ -35,10 +37,31 @@ from ui.session import run_store
 from ui.session.model_texts import read_model_texts
 from ui.session.run_spec import BUNDLED_RUNS, RunKind
 
-
 # subtle: an LRU shared by every session; a room of thirty, each on a run of their own,
-# needs them all kept, or every rerun of one evicts another's and it is trained again
-@st.cache_resource(max_entries=64, ttl="6h", show_spinner=False)
+# needs them all kept, or every rerun of one evicts another's and it is trained again.
+# By bytes too: a run at the token-bytes bound (explorer.base.vocab_budget) holds ~75 MB
+# (its 32 MiB of tokens twice, in the history and the tokenizer), and 64 of them kept for
+# 6 hours were gigabytes after their visitors had left (issue 35). 256 MB keeps sixty-four
+# runs of a few MB (a 100 KB text to 5,000 merges holds 3.5 MB) or three at the bound.
+TRAINED_KEPT = 64
+TRAINED_BYTES = 256 << 20
+BYTES_PER_MERGE = 800  # a merge's step, its token's entries and ranks: ~725 measured
+_trained = SharedLru(TRAINED_KEPT, TRAINED_BYTES)
+
+
+def trained_bytes(texts: tuple[str, ...], result: TrainingResult) -> int:
+    """About the memory a cached training holds: its texts (the key), each token's bytes
+    twice (the history's step and the tokenizer's vocabulary) and each merge's records.
+
+    >>> from explorer import train
+    >>> trained_bytes(("aaabdaaabac",), train("aaabdaaabac", 257, pattern="none"))
+    815
+    """
+    steps = result.history.steps
+    tokens = sum(len(step.token) for step in steps)
+    return sum(map(len, texts)) + 2 * tokens + BYTES_PER_MERGE * len(steps)
+
+
 def train_cached(
     texts: tuple[str, ...],
     vocab_size: int,
@@ -76,7 +99,15 @@ def train_cached(
             min_count=min_count,
             tie_rule=tie_rule,
         )
-    return job(progress=_progress) if here else in_a_child(job, progress=_progress)
+
+    def make() -> TrainingResult:
+        return job(progress=_progress) if here else in_a_child(job, progress=_progress)
+
+    def weight(result: TrainingResult) -> int:
+        return trained_bytes(texts, result)
+
+    key = (texts, vocab_size, pattern, special_tokens, min_count, kind, tie_rule)
+    return _trained.get_or_make(key, make, weight)
 
 
 @st.cache_resource(max_entries=8, ttl="6h", show_spinner=False)
@@ -156,18 +187,27 @@ def stored_results_cached(
 
 # subtle: Animate needs two sizes a step for each run on screen, so a room of thirty on
 # runs of their own needs ~60 (with 16 each step rebuilt both); a view of a bundled
-# vocabulary holds up to 200,000 merges (~50 MB), so they are bounded by merges too
+# vocabulary holds up to 200,000 merges (~50 MB), and a view of a run at the token-bytes
+# bound up to 32 MiB of tokens of its own (issue 35), so they are bounded by bytes too
 SIZES_KEPT = 256
-SIZES_MERGES = 600_000  # ~150 MB at ~250 bytes a merge
-_sizes = SharedLru(SIZES_KEPT, SIZES_MERGES)
+BYTES_PER_VIEW_MERGE = 250  # a smaller tokenizer's merge, its ranks and vocabulary entry
+SIZES_BYTES = 160 << 20  # ~600,000 merges of short tokens, or four views at the bound
+_sizes = SharedLru(SIZES_KEPT, SIZES_BYTES)
+
+
+def view_bytes(smaller: Tokenizer) -> int:
+    """About the memory a smaller view holds: its tokens' bytes and each merge's records.
+
+    >>> view_bytes(Tokenizer([(97, 97)]))  # 256 bytes and "aa", then one merge
+    508
+    """
+    return vocab_bytes(smaller.merges) + BYTES_PER_VIEW_MERGE * len(smaller.merges)
 
 
 def tokenizer_at(tokenizer: Tokenizer, run_key: str, vocab_size: int) -> Tokenizer:
     """The run's tokenizer at a smaller vocab size (the first merges), built once."""
     return _sizes.get_or_make(
-        (run_key, vocab_size),
-        lambda: tokenizer.at_vocab_size(vocab_size),
-        lambda smaller: len(smaller.merges),
+        (run_key, vocab_size), lambda: tokenizer.at_vocab_size(vocab_size), view_bytes
     )
 
 

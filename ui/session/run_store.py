@@ -10,7 +10,8 @@ A file is written under a temporary name (`.<key>.<writer>.tmp`) and renamed whe
 so a reader sees a whole run or none; a file whose header does not match its body (a
 disk that filled up, a copy cut short) is reported as damaged and removed, and the other
 runs stay. When the folder grows past its cap, the runs read least recently go first
-(a read touches the file).
+(a read touches the file), except a run something pinned: `<owner>.pins` in the folder
+lists keys that stay (a live class's run, ui/classroom/store.py), even past the cap.
 
 The folder and its caps come from the environment (`config_from_env`):
 BPE_EXPLORER_RUNS_DIR (default `<repo>/.runs`; `off` switches the store off),
@@ -51,6 +52,7 @@ STALE_TEMP_SECONDS = 3600  # a temporary file this old was left by a writer that
 MAGIC = "bpe-merge-explorer-run"
 VERSION = 1
 SUFFIX = ".run"
+PINS_SUFFIX = ".pins"
 KEY = re.compile(r"[0-9a-f]{16}")
 
 log = logging.getLogger(__name__)
@@ -67,10 +69,10 @@ class TooLargeToRead(StoreError):
 class RunTooLarge(Exception):
     """A run whose file would be larger than one run may take: not kept, nobody evicted."""
 
-    def __init__(self, size_bytes: int, cap_bytes: int) -> None:
+    def __init__(self, size_bytes: int, cap_bytes: int, *, at_least: bool = False) -> None:
         super().__init__(
-            f"its file would take {size_bytes / 1e6:,.1f} MB; one run may take "
-            f"{cap_bytes / 1e6:,.1f} MB on this server"
+            f"its file would take {'at least ' if at_least else ''}{size_bytes / 1e6:,.1f} "
+            f"MB; one run may take {cap_bytes / 1e6:,.1f} MB on this server"
         )
         self.size_bytes = size_bytes
         self.cap_bytes = cap_bytes
@@ -192,18 +194,33 @@ def decode(data: bytes) -> StoredRun:
         raise StoreError(f"its contents cannot be read ({exc})") from None
 
 
+def least_size(run: StoredRun) -> int:
+    """Bytes a run's file takes at least: each text's characters (UTF-8 and JSON's escapes
+    only add), counted without encoding anything.
+
+    >>> least_size(StoredRun({"name": "x"}, ("abc",), "minbpe v1", None))
+    12
+    """
+    texts = [*run.documents, run.model or "", run.history or ""]
+    return sum(map(len, texts))
+
+
 def save(config: StoreConfig, key: str, run: StoredRun) -> bool:
     """Keep a run (once: a run already there is only touched); False when the store is off.
 
     Raises RunTooLarge (nothing written, nothing evicted) when its file would be larger
-    than one run may take, and OSError when the disk refuses (full, read-only); nothing
-    half-written stays. After a save the folder is under its cap.
+    than one run may take, found before the file's bytes are built when its texts alone
+    are, and OSError when the disk refuses (full, read-only); nothing half-written stays.
+    After a save the folder is under its cap.
     """
     if not config.enabled or config.folder is None:
         return False
     path = path_of(config.folder, key)
     if has(config, key):
         return True
+    least = least_size(run)
+    if least > config.largest_run:  # subtle: encode() would hold the JSON and its bytes
+        raise RunTooLarge(least, config.largest_run, at_least=True)
     data = encode(run)
     if len(data) > config.largest_run:
         raise RunTooLarge(len(data), config.largest_run)
@@ -260,13 +277,48 @@ def load(config: StoreConfig, key: str) -> StoredRun | None:
     return run
 
 
+def write_pins(folder: Path, owner: str, keys: set[str]) -> None:
+    """Pin these runs (`<owner>.pins`, replacing that owner's earlier pins): eviction
+    leaves them, whatever the cap. No keys removes the file.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> write_pins(folder, "classes", {"0123456789abcdef"}); pinned_keys(folder)
+    {'0123456789abcdef'}
+    >>> write_pins(folder, "classes", set()); pinned_keys(folder)
+    set()
+    """
+    path = folder / f"{owner}{PINS_SUFFIX}"
+    if not keys:
+        path.unlink(missing_ok=True)
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    temporary = folder / f".{owner}.{os.getpid()}-{threading.get_ident()}.tmp"
+    try:
+        temporary.write_text("".join(f"{key}\n" for key in sorted(keys)), encoding="ascii")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def pinned_keys(folder: Path) -> set[str]:
+    """Every key some owner pinned in the folder (lines that are not keys are ignored)."""
+    keys: set[str] = set()
+    for path in folder.glob(f"*{PINS_SUFFIX}"):
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            keys.update(line for line in path.read_text("ascii").split() if is_key(line))
+    return keys
+
+
 def evict(folder: Path, cap_bytes: int, keep: Path | None = None) -> list[str]:
     """Remove the runs read least recently until the folder is under the cap; their keys.
 
     `keep` (the run just written) goes last: only when it alone is larger than the cap
-    (which `save` never writes), so the cap always holds. Temporary files of writers that
-    died are removed too.
+    (which `save` never writes), so the cap always holds. A pinned run (`write_pins`)
+    never goes: pinned runs may hold the folder over its cap while they are pinned.
+    Temporary files of writers that died are removed too.
     """
+    pinned = pinned_keys(folder)
     runs = []
     for path in folder.iterdir():
         try:
@@ -282,6 +334,8 @@ def evict(folder: Path, cap_bytes: int, keep: Path | None = None) -> list[str]:
     for _, _, size, path in sorted(runs, key=lambda run: (not run[0], run[1])):
         if total <= cap_bytes:
             break
+        if path.stem in pinned:
+            continue
         path.unlink(missing_ok=True)
         total -= size
         removed.append(path.stem)

@@ -27,7 +27,7 @@ from explorer import (
 from explorer.encoding.pretokenize import preset_name
 from explorer.files.bundled import bundled_name
 from explorer.files.formats import model_text
-from explorer.files.history_file import history_json
+from explorer.files.history_file import history_json, least_history_bytes
 from explorer.models.model import LoadedModel
 from explorer.training.learner import ProgressCallback
 from ui.session import run_store
@@ -56,11 +56,15 @@ class Run:
     spec: RunSpec
     tokenizer: Tokenizer
     history: MergeHistory | None
+    veiled_at: int | None = None  # a class's open question: only this many merges shown
 
     @property
     def key(self) -> str:
-        """A plain string that identifies the run's results, for other caches."""
-        return self.spec.settings
+        """A plain string that identifies the run's results, for other caches (a veiled
+        run's is its own: nothing cached of the whole run is handed out for it)."""
+        if self.veiled_at is None:
+            return self.spec.settings
+        return f"{self.spec.settings}|veiled at {self.veiled_at}"
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,11 @@ def _save(
         return
     model = history = None
     if results is not None:
+        least = sum(map(len, texts)) + least_history_bytes(results[1])
+        if least > config.largest_run:  # known before the history's JSON is built
+            _too_large_to_keep(run_store.RunTooLarge(least, config.largest_run, at_least=True))
+            stored_results_cached(spec.store_key, results)
+            return
         try:
             model, history = model_text(results[0]), history_json(results[1])
         except ValueError:  # a pattern the .model format cannot hold: retrained when opened
@@ -180,10 +189,7 @@ def _save(
     try:
         run_store.save(config, spec.store_key, stored)
     except run_store.RunTooLarge as exc:  # kept in this process only; nobody evicted
-        st.toast(
-            f"This tokenizer is too large to keep on the server ({markdown_text(str(exc))}): it "
-            "works in this tab, but a link to it will not open it in another."
-        )
+        _too_large_to_keep(exc)
     except OSError as exc:
         st.toast(
             f"{markdown_text(spec.name)} could not be saved on the server "
@@ -193,6 +199,13 @@ def _save(
         return
     if results is not None:
         stored_results_cached(spec.store_key, results)
+
+
+def _too_large_to_keep(exc: run_store.RunTooLarge) -> None:
+    st.toast(
+        f"This tokenizer is too large to keep on the server ({markdown_text(str(exc))}): it "
+        "works in this tab, but a link to it will not open it in another."
+    )
 
 
 def keep_for_class(spec: RunSpec) -> bool:
@@ -294,7 +307,56 @@ def origin(spec: RunSpec) -> str:
 
 
 def load_run(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
-    """The results of a run, training (once, cached) when needed."""
+    """The results of a run, training (once, cached) when needed, as this session may
+    see them (`veiled`)."""
+    return veiled(_results(spec, progress), st.session_state.get(keys.RUN_VEILS) or {})
+
+
+def veiled(run: Run, veils: dict[str, int]) -> Run:
+    """The run cut to its first merges where `veils` (the session's RUN_VEILS, set at the
+    top of every run by ui/classroom/following.py) names it: while a class's question on
+    it is open, no page of this session (Animate, the merge log, downloads, Vocabulary,
+    Tokens, Compare) has the merge it asks about, until the student answers or the
+    teacher reveals."""
+    step = veils.get(run.spec.store_key) if veils else None
+    history = run.history
+    if step is None or history is None or step >= len(history.steps):
+        return run
+    size = 256 + max(0, step)
+    tokenizer = tokenizer_at(run.tokenizer, run.key, size)
+    return Run(run.spec, tokenizer, history.truncated(size), veiled_at=size - 256)
+
+
+WHOLE_RUN = 0  # kept as the view size before a veil: the whole run, whatever its size
+
+
+def fit_view_size(state: keys.State, full: int, veiled_run: bool) -> None:
+    """Keep the sidebar's view size within what the run shows: a veil lowers it to the
+    veil, and its lifting gives the size back (the whole run when it was the whole run,
+    or when the session began under the veil).
+
+    >>> state = {"sidebar_view_size": 900}
+    >>> fit_view_size(state, 260, True); state["sidebar_view_size"]
+    260
+    >>> fit_view_size(state, 1000, False); state["sidebar_view_size"]
+    900
+    >>> state = {"sidebar_view_size": 260}  # a session that opened under the veil
+    >>> fit_view_size(state, 260, True); fit_view_size(state, 1000, False)
+    >>> state["sidebar_view_size"]
+    1000
+    """
+    size = state.get(keys.SIDEBAR_VIEW_SIZE)
+    if veiled_run:
+        if isinstance(size, int) and size >= full:
+            state.setdefault(keys.VIEW_SIZE_BEFORE_VEIL, size if size > full else WHOLE_RUN)
+            state[keys.SIDEBAR_VIEW_SIZE] = full
+    elif keys.VIEW_SIZE_BEFORE_VEIL in state:
+        before = int(state.pop(keys.VIEW_SIZE_BEFORE_VEIL))
+        state[keys.SIDEBAR_VIEW_SIZE] = full if before == WHOLE_RUN else min(full, before)
+
+
+def _results(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
+    """The whole results of a run."""
     if spec.kind is RunKind.BUNDLED:
         return Run(spec, load_bundled(spec.text_key), None)
     texts = _documents(spec)

@@ -159,6 +159,10 @@ CLASS_ANSWER = "class_answer"  # a student's pick (an option's index)
 CLASS_SEND = "class_send"  # a student sends the pick
 CLASS_ANSWER_OF = "class_answer_of"  # the question number the pick belongs to
 CLASS_ANSWERED = "class_answered"  # (question number, option) this student sent
+CLASS_REMOVE_PICK = "class_remove_pick"  # the seat the teacher picked in the class's list
+CLASS_REMOVE = "class_remove"  # the teacher removes that seat, its answers and score
+RUN_VEILS = "run_veils"  # {run store key: merges shown} while a class's question is open
+VIEW_SIZE_BEFORE_VEIL = "view_size_before_veil"  # the view size a veil lowered, given back
 
 # --- Tokens (text area and menu: ui/token_view.text_with_menu, prefix "tokens") --------
 TOKENS = "tokens"  # prefix of tokens_text and tokens_load

@@ -108,7 +108,7 @@ def show_model_tokens(run: ModelRun) -> None:
             f"Showing the first {fmt_int(MAX_RENDERED_TOKENS)} of {fmt_int(len(ids))} "
             "tokens; the counts above cover the whole text."
         )
-    show_ids(ids)
+    show_ids(ids, len(ids))
     st.caption(
         "Encode step by step and the other pages show our own runs' merges; a real model's "
         "trace, vocabulary and comparisons come next."

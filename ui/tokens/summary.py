@@ -11,7 +11,6 @@ from ui.views.formatting import markdown_text
 from ui.views.token_view import (
     MAX_RENDERED_TOKENS,
     SPECIAL_HINT,
-    EncodedText,
     fmt_int,
     fmt_ratio,
     id_list,
@@ -36,10 +35,10 @@ def show_counts(stats: TextStats) -> None:
     row.metric("Characters per token", fmt_ratio(stats.chars_per_token), width="content")
 
 
-def show_specials(run: Run, encoded: EncodedText) -> None:
+def show_specials(run: Run, specials: tuple[str, ...]) -> None:
     """Say which special tokens the text holds, or that the tokenizer has some to try."""
-    if encoded.specials:
-        names = ", ".join(markdown_text(s) for s in encoded.specials)
+    if specials:
+        names = ", ".join(markdown_text(s) for s in specials)
         st.info(
             f"The text contains the special token(s) {names}: each is encoded as one special "
             f"token ({SPECIAL_HINT}), as `allowed_special='all'` does."
@@ -49,9 +48,9 @@ def show_specials(run: Run, encoded: EncodedText) -> None:
         st.caption(f"This tokenizer has special tokens {names}: type one to see it as one token.")
 
 
-def show_ids(ids: tuple[int, ...]) -> None:
-    """The ids to copy, in an expander (the first MAX_RENDERED_TOKENS of a long text)."""
-    with st.expander(f"Token ids ({fmt_int(len(ids))}) to copy"):
+def show_ids(ids: tuple[int, ...], total: int) -> None:
+    """The ids to copy, in an expander: the first MAX_RENDERED_TOKENS of the `total`."""
+    with st.expander(f"Token ids ({fmt_int(total)}) to copy"):
         separator = st.radio(
             "Separated by",
             list(SEPARATORS),
@@ -60,5 +59,5 @@ def show_ids(ids: tuple[int, ...]) -> None:
             persist_state="session",
         )
         st.code(id_list(ids, SEPARATORS[separator], MAX_RENDERED_TOKENS), language=None)
-        if len(ids) > MAX_RENDERED_TOKENS:
-            st.caption(f"The first {fmt_int(MAX_RENDERED_TOKENS)} ids.")
+        if total > min(len(ids), MAX_RENDERED_TOKENS):
+            st.caption(f"The first {fmt_int(min(len(ids), MAX_RENDERED_TOKENS))} ids.")

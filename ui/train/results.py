@@ -61,12 +61,10 @@ def metrics(history: MergeHistory, vocab_size: int) -> None:
         ("Bytes per token", f"{before / after:.2f}" if after else "–", None),
     ]
     metric_row(values)
-    reason = history.stop_reason.describe()
     if history.stop_reason.value == "vocab_size_reached":
-        st.caption(f"Training stopped because {reason}.")
+        st.caption(history.stop_sentence())
     else:
-        merges = fmt.plural(len(history.steps), "merge")
-        st.warning(f"Training stopped early, after {merges}: {reason}.")
+        st.warning(history.stop_sentence())
 
 
 def coverage_note(spec: RunSpec, history: MergeHistory) -> None:

@@ -1,13 +1,14 @@
 """Encoded text for the pages: cached encodes, counts, coloured HTML and id lists.
 
 Every result is keyed on plain values — the run's key, a vocab size and the text — with
-the tokenizer passed alongside as an unhashed `_tokenizer`, so moving a slider or
-ticking a toggle never encodes twice. Long texts are counted in full but drawn only up
-to MAX_RENDERED_TOKENS, which keeps the page fast.
+the tokenizer passed alongside (not part of the key), so moving a slider or ticking a
+toggle never encodes twice; encodes and pages are kept within a byte budget. Long texts
+are counted in full but drawn only up to MAX_RENDERED_TOKENS, which keeps the page fast.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ import streamlit as st
 from explorer import Tokenizer, tokens_to_html
 from explorer.analysis.compression.stats import TextStats, counted_stats, tokens_at_every_size
 from explorer.html.token_html import with_fresh_ids
+from ui.server.lru import SharedLru
 from ui.session import state as keys
 from ui.session.run_spec import RunKind
 from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, sample_text
@@ -31,6 +33,13 @@ COLOR_HELP = {
     "length": "Short tokens are purple, long ones yellow (1 to 8+ bytes).",
 }
 SPECIAL_HINT = "special tokens are dark and bold"
+# Every session's encodes and drawn pages, kept by size (issue 35: the encode cache held
+# 3.4 GB for 21 texts). The Tokens page encodes at most 512K characters here
+# (ui/tokens/whole_text.py), ~5 MB kept; the newest entry is kept even when alone larger.
+ENCODES_KEPT, ENCODES_BYTES = 64, 64 << 20
+PAGES_KEPT, PAGES_BYTES = 32, 32 << 20
+_encodes = SharedLru(ENCODES_KEPT, ENCODES_BYTES)
+_pages = SharedLru(PAGES_KEPT, PAGES_BYTES)
 
 
 @dataclass(frozen=True)
@@ -40,23 +49,38 @@ class EncodedText:
     ids: tuple[int, ...]
     stats: TextStats
     specials: tuple[str, ...]
+    text_bytes: int = 0  # the encoded text's size in memory (what a cache key holds)
 
 
-@st.cache_resource(max_entries=32, ttl="1h", show_spinner=False)
-def encode_cached(_tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str) -> EncodedText:
-    """Encode once per (run, size, text); special tokens in the text become special ids.
+def encode_cached(tokenizer: Tokenizer, run_key: str, vocab_size: int, text: str) -> EncodedText:
+    """Encode once per (run, size, text), kept for every session within ENCODES_BYTES;
+    special tokens in the text become special ids.
 
     Raises the engine's ValueError subclasses (e.g. a custom pattern that times out).
     """
-    ids = tuple(_tokenizer.encode(text, allowed_special="all"))
-    specials = _tokenizer.special_by_id
+    return _encodes.get_or_make(
+        (run_key, vocab_size, text), lambda: _encoded(tokenizer, text), _encoded_bytes
+    )
+
+
+def _encoded(tokenizer: Tokenizer, text: str) -> EncodedText:
+    ids = tuple(tokenizer.encode(text, allowed_special="all"))
+    specials = tokenizer.special_by_id
     found = tuple(sorted({specials[i] for i in ids if i in specials}))
-    return EncodedText(ids, counted_stats(text, len(ids)), found)
+    return EncodedText(ids, counted_stats(text, len(ids)), found, sys.getsizeof(text))
 
 
-@st.cache_data(max_entries=32, ttl="1h", show_spinner=False)
+def _encoded_bytes(encoded: EncodedText) -> int:
+    """What one kept encode holds: its text (in the key) and its ids.
+
+    Ids are mostly shared int objects (the vocabulary's): measured at 13 bytes an id
+    for 512K characters of Shakespeare under a 2,000-token run; 16 leaves room.
+    """
+    return encoded.text_bytes + 16 * len(encoded.ids) + 256
+
+
 def tokens_html_cached(
-    _tokenizer: Tokenizer,
+    tokenizer: Tokenizer,
     run_key: str,
     vocab_size: int,
     text: str,
@@ -68,18 +92,25 @@ def tokens_html_cached(
     num_merges: int | None = None,
     limit: int = MAX_RENDERED_TOKENS,
 ) -> str:
-    """The first `limit` tokens of the text as coloured, escaped HTML with hover titles."""
-    encoded = encode_cached(_tokenizer, run_key, vocab_size, text)
-    return tokens_to_html(
-        _tokenizer,
-        encoded.ids[:limit],
-        color_by=color_by,
-        palette="colorblind" if colorblind else "default",
-        show_ids=show_ids,
-        visible_whitespace=visible_whitespace,
-        num_merges=num_merges,
-        titles=True,
-    )
+    """The first `limit` tokens of the text as coloured, escaped HTML with hover titles,
+    kept for every session within HTML_BYTES."""
+    options = (color_by, colorblind, show_ids, visible_whitespace, num_merges, limit)
+
+    def make() -> str:
+        encoded = encode_cached(tokenizer, run_key, vocab_size, text)
+        return tokens_to_html(
+            tokenizer,
+            encoded.ids[:limit],
+            color_by=color_by,
+            palette="colorblind" if colorblind else "default",
+            show_ids=show_ids,
+            visible_whitespace=visible_whitespace,
+            num_merges=num_merges,
+            titles=True,
+        )
+
+    key = (run_key, vocab_size, text, options)
+    return _pages.get_or_make(key, make, lambda page: sys.getsizeof(page) + sys.getsizeof(text))
 
 
 @st.cache_resource(max_entries=16, ttl="1h", show_spinner=False)

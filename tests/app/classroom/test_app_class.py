@@ -84,7 +84,7 @@ def test_start_and_join_by_link_and_by_code() -> None:
     assert len(run_of) == 1  # the teacher's run, from the run store
     teacher.run()
     assert any("Teaching class" in t and "2 joined" in t for t in texts_of(teacher.markdown))
-    assert "**2 students joined**" in texts_of(teacher.markdown)
+    assert "**2 students joined** · 2 here now" in texts_of(teacher.markdown)
 
 
 def test_a_wrong_code_says_so() -> None:
@@ -243,3 +243,76 @@ def test_a_student_names_themselves_and_sees_where_the_teacher_is() -> None:
     student.run()
     links = [str(link.proto.label) for link in student.get("page_link")]
     assert "The teacher is on Tokens" in links
+
+
+# --- issue 35 §3: the answer before the answer, the teacher's list --------------------------
+
+
+def merges_shown(app: AppTest) -> int:
+    """The most merges this session's pages may show of the current run: the sidebar's
+    view size, less the 256 bytes."""
+    return int(app.slider(key=keys.SIDEBAR_VIEW_SIZE).max) - 256
+
+
+def test_an_open_question_keeps_its_merge_off_every_page_until_answered() -> None:
+    teacher, code = teach()
+    ada, bo = join_by_code(code, "Ada"), join_by_code(code, "Bo")
+    for _ in range(2):
+        teacher.button(key=keys.ANIMATE_NEXT).click().run()
+    full = merges_shown(teacher)
+    run_key = classroom.class_store().view(code).run_key
+    teacher.button(key=keys.CLASS_ASK).click().run()
+    assert classroom.class_store().view(code).question.step == 2
+    ada.run()
+    bo.run()
+    assert merges_shown(ada) == 2 < full and merges_shown(teacher) == full
+    assert any("merge 3 and those after it" in text for text in texts_of(ada.caption))
+    ada.button(key=keys.CLASS_STEP_AWAY).click().run()  # Step away: → stops at the question
+    assert ada.button(key=keys.ANIMATE_NEXT).disabled
+    assert ada.slider(key=keys.ANIMATE_STEP).max == 2
+    ada.slider(key=keys.ANIMATE_STEP).set_value(2).run()
+    assert ada.session_state[keys.ANIMATE_STEP] == 2
+    assert "Step 3" not in " ".join(texts_of(ada.markdown))
+    assert ada.number_input(key=keys.ANIMATE_LESSON_STEPS).max == 2  # the lesson file
+    ada.switch_page("pages/train.py").run()
+    assert not ada.exception, ada.exception
+    assert [len(frame.value) for frame in ada.dataframe if "token" in frame.value][:1] == [2]
+    ada.switch_page("pages/vocabulary.py").run()
+    assert not ada.exception, ada.exception
+    assert any("258" in text for text in texts_of(ada.markdown) + texts_of(ada.caption))
+    by_link = open_app("animate", {"run": run_key})  # another tab on the run's link
+    assert merges_shown(by_link) == 2
+    ada.switch_page("pages/animate.py").run()
+    ada.button(key=keys.CLASS_BACK).click().run()
+    ada.radio(key=keys.CLASS_ANSWER).set_value(0).run()
+    ada.button(key=keys.CLASS_SEND).click().run()
+    assert merges_shown(ada) == full  # answered: the rest is hers
+    bo.run()
+    assert merges_shown(bo) == 2
+    teacher.button(key=keys.CLASS_REVEAL).click().run()
+    bo.run()
+    by_link.run()
+    assert not bo.exception and not by_link.exception, (bo.exception, by_link.exception)
+    assert merges_shown(bo) == full and merges_shown(by_link) == full
+    for app in (bo, by_link):  # opened under the veil or not, the view is the whole run again
+        assert app.session_state[keys.SIDEBAR_VIEW_SIZE] == 256 + full
+        assert "view" not in app.query_params
+
+
+def test_the_teacher_lists_the_seats_and_removes_one() -> None:
+    teacher, code = teach()
+    ada, bo = join_by_code(code, "Ada"), join_by_code(code, "Bo")
+    teacher.run()
+    listed = [frame.value for frame in teacher.dataframe if "Here" in frame.value]
+    assert list(listed[0]["Student"]) == ["Ada", "Bo"] and list(listed[0]["Here"]) == ["here"] * 2
+    teacher.selectbox(key=keys.CLASS_REMOVE_PICK).set_value(seat_of(bo).seat).run()
+    teacher.button(key=keys.CLASS_REMOVE).click().run()
+    assert not teacher.exception, teacher.exception
+    assert [s.name for s in classroom.class_store().roster(code, teaching_of(teacher).secret)] == [
+        "Ada"
+    ]
+    bo.run()
+    assert classroom.taken_seat(bo.session_state) is None
+    assert any("took your seat out" in text for text in texts_of(bo.warning))
+    ada.run()
+    assert seat_of(ada).name == "Ada"

@@ -244,6 +244,19 @@ def test_the_runtime_answers_whether_a_session_is_connected() -> None:
     assert door.run_session_id() is None and door.run_yield_check() is None  # no script run
 
 
+def test_a_sessions_client_address_is_where_streamlit_keeps_it() -> None:
+    from streamlit.runtime.runtime import Runtime
+    from streamlit.runtime.session_manager import SessionClient
+
+    client_context = getattr(SessionClient, "client_context", None)
+    canary(
+        callable(getattr(Runtime, "get_client", None)) and client_context is not None,
+        "has no Runtime.get_client(id) or SessionClient.client_context: a class's per-client "
+        "bounds (ui/classroom/store.py) would count no one",
+    )
+    assert door.client_remote_ip() is None  # no script run, no served session
+
+
 def test_inside_a_script_run_the_checks_are_there() -> None:
     def script() -> None:
         import streamlit as st

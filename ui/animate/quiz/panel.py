@@ -44,7 +44,8 @@ def pair_panel(run: Run, history: MergeHistory, step: int, last: int) -> None:
             help="A quiz: pick the pair you think merges next, then reveal. The pair "
             "table is put away meanwhile, since its counts give the answer.",
         )
-        if class_panel.question_open():  # its counts would give the class's answer away
+        if class_panel.question_open() or (run.veiled_at is not None and step >= run.veiled_at):
+            # its counts would give the class's answer away
             st.caption("The pair table waits until the class's question is revealed.")
         elif _playing_fast(state):
             st.caption("The pair table and the quiz wait while playing over 5 steps a second.")
