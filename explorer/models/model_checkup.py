@@ -78,7 +78,8 @@ def is_base(base: BaseSymbols, data: bytes) -> bool:
 
 
 def model_check_up(model: LoadedModel, *, progress: Progress | None = None) -> ModelCheckUp:
-    """Check every id of the model (an encode per token: seconds for 200,000 ids)."""
+    """Check every id of the model: an encode per token (Llama 3's 128,256 ids took 23 s
+    and 35 s, tokenizer.json and tokenizer.model, on the 2-core machine at load 14)."""
     made = {merge.result for merge in model.merges}
     special = set(model.special_tokens.values())
     found: dict[str, list[int]] = {kind: [] for kind in KINDS if kind not in NOT_APPLICABLE}
