@@ -8,6 +8,8 @@
     python -m explorer encode gpt2 notes.txt     # a bundled vocabulary: gpt2, cl100k_base, ...
     python -m explorer info tokenizer.json       # any file the app loads (see MODEL_HELP)
     python -m explorer check o200k_base --list unreachable --format json
+    python -m explorer encode llama3/tokenizer.json --text "Hello"   # a real model's file
+    python -m explorer info tokenizer.model --special '<|begin_of_text|>=128000'
 
 A mistake in the input is one line on stderr starting with "error: " and exit status 1.
 """
@@ -47,7 +49,9 @@ from explorer.files.formats import (
 )
 from explorer.files.history_file import history_lines, parse_history_for
 from explorer.files.limits import MAX_VOCAB_SIZE, vocab_bytes
-from explorer.files.loading import load_tokenizer_file
+from explorer.files.loading import AUTO, LoadedTokenizer
+from explorer.models.model import LoadedModel
+from explorer.models.opening import RankSettings, open_file, parse_specials
 from explorer.training.corpus import CorpusError, block_method, parse_word_counts
 from explorer.training.history import MergeHistory, StopReason
 from explorer.training.tie_rules import DEFAULT_TIE_RULE, TIE_RULE_NAMES, TieRule
@@ -72,11 +76,13 @@ USER_ERRORS = (
     TrainingError,
 )
 MODEL_HELP = (
-    "a tokenizer file: .model, merges JSON, tokenizer.json, .tiktoken (pattern from the "
-    "name, or OpenAI's own by content; else gpt4), or GPT-2's encoder.json with vocab.bpe "
-    f"in the same folder; or a bundled vocabulary: {', '.join([*BUNDLED_NAMES, *ALIASES])} "
-    "(write ./gpt2 for a file of that name)"
+    "a tokenizer file: .model, merges JSON, tokenizer.json (with the tokenizer_config.json "
+    "beside it), a rank file (.tiktoken, Llama 3's tokenizer.model: pattern from --pattern, "
+    "OpenAI's own or a known file by content, else from the name), Mistral's tekken JSON, "
+    "or GPT-2's encoder.json with vocab.bpe in the same folder; or a bundled vocabulary: "
+    f"{', '.join([*BUNDLED_NAMES, *ALIASES])} (write ./gpt2 for a file of that name)"
 )
+Loaded = Tokenizer | LoadedModel  # our own tokenizer, or a real model's (explorer.models)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,7 +129,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train(commands.add_parser("train", help="learn merges from text files"))
     encode = commands.add_parser("encode", help="print the ids of a text (stdin by default)")
     encode.add_argument("model", metavar="MODEL", help=MODEL_HELP)
-    encode.add_argument("file", nargs="?", metavar="FILE")
+    encode.add_argument("file", nargs="?", metavar="FILE", help="UTF-8 text (default: stdin)")
+    encode.add_argument("--text", metavar="TEXT", help="encode this text instead of a file")
+    encode.add_argument(
+        "--add-special-tokens",
+        action="store_true",
+        help="a real model's file: add BOS/EOS as its post-processor does (default: none, "
+        "as the reference's add_special_tokens=False)",
+    )
+    add_model_options(encode)
     encode.add_argument(
         "--allowed-special",
         action="append",
@@ -135,10 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     decode = commands.add_parser("decode", help="write the bytes of ids (stdin by default)")
     decode.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     decode.add_argument("file", nargs="?", metavar="FILE")
+    add_model_options(decode)
     decode.set_defaults(run=run_decode)
-    add_report_command(commands, load_tokenizer, ProgressBar, MODEL_HELP)
+    add_report_command(commands, load_from_args, ProgressBar, MODEL_HELP, add_model_options)
     info = commands.add_parser("info", help="describe a model")
     info.add_argument("model", metavar="MODEL", help=MODEL_HELP)
+    add_model_options(info)
     info.set_defaults(run=run_info)
     _add_check(commands.add_parser("check", help="check a vocabulary: tokens no text yields, ..."))
     return parser
@@ -155,7 +171,30 @@ def _add_check(check: argparse.ArgumentParser) -> None:
         metavar="KIND",
         help=f"list the tokens of one kind instead of the counts: {', '.join(KINDS)}",
     )
+    add_model_options(check)
     check.set_defaults(run=run_check)
+
+
+def add_model_options(command: argparse.ArgumentParser) -> None:
+    """--pattern and --special: what a rank file nobody knows needs (ignored by other files)."""
+    command.add_argument(
+        "--pattern",
+        metavar="NAME|REGEX",
+        help=f"a rank file's pre-tokenizer: a preset ({', '.join(PRESETS)}) or a regex "
+        "(default: a known file's own, else from the file name)",
+    )
+    command.add_argument(
+        "--special",
+        action="append",
+        default=[],
+        metavar="TOKEN=ID",
+        help="a rank file's special token and its id, as '<|begin_of_text|>=128000'; repeatable",
+    )
+    command.add_argument(
+        "--specials-file",
+        metavar="FILE",
+        help="a rank file's special tokens, one TOKEN=ID a line",
+    )
 
 
 def _add_train(train: argparse.ArgumentParser) -> None:
@@ -347,8 +386,12 @@ def _summary(result: TrainingResult, paths: list[Path]) -> str:
     )
 
 
-def load_tokenizer(model: str) -> Tokenizer:
-    """MODEL on the command line: a bundled vocabulary's name, else a tokenizer file's path."""
+def load_tokenizer(model: str, settings: RankSettings | None = None) -> Loaded:
+    """MODEL on the command line: a bundled vocabulary's name, else a tokenizer file's path.
+
+    Our own formats give our Tokenizer; a real model's file a LoadedModel
+    (explorer.models.opening decides which).
+    """
     if bundled_name(model) is not None:
         return load_bundled(model)
     if not Path(model).exists():
@@ -358,15 +401,62 @@ def load_tokenizer(model: str) -> Tokenizer:
         )
     path = tokenizer_file(model)  # a regular file within the limit, before it is read
     try:
-        return load_tokenizer_file(path)
+        opened = open_file(path, settings=settings or RankSettings())
     except PermissionError:
         raise InputError(no_permission(model)) from None
+    if isinstance(opened, LoadedTokenizer):
+        return opened.tokenizer
+    return opened if isinstance(opened, Tokenizer) else opened.model
+
+
+def load_from_args(args: argparse.Namespace) -> Loaded:
+    """MODEL with the command's --pattern, --special and --specials-file."""
+    return load_tokenizer(args.model, rank_settings(args))
+
+
+def rank_settings(args: argparse.Namespace) -> RankSettings:
+    """What the user gave for a rank file nobody knows."""
+    items = list(args.special)
+    if args.specials_file:
+        path = text_file(args.specials_file, "special tokens (--specials-file)")
+        items += read_utf8(path).splitlines()
+    pattern = args.pattern
+    if pattern == "":
+        raise CliError(f"--pattern is empty; give a preset ({', '.join(PRESETS)}) or a regex")
+    if pattern is not None:
+        resolve_pattern(pattern)  # a PatternError now, before the file is read
+    where = "--specials-file line" if args.specials_file else "--special"
+    return RankSettings(pattern or AUTO, parse_specials(items, where))
 
 
 def run_encode(args: argparse.Namespace) -> None:
-    tokenizer = load_tokenizer(args.model)
-    text = decode_utf8(*_read_input(args.file, "a text file"))
-    allowed = _allowed_specials(tokenizer, args.allowed_special)
+    loaded = load_from_args(args)
+    if args.text is not None and args.file is not None:
+        raise CliError("give the text either as FILE or with --text, not both")
+    text = (
+        args.text if args.text is not None else decode_utf8(*_read_input(args.file, "a text file"))
+    )
+    if isinstance(loaded, Tokenizer):
+        if args.add_special_tokens:
+            raise CliError(
+                "--add-special-tokens adds a real model's BOS/EOS; our own tokenizers add "
+                "none (use --allowed-special to encode special-token text as its id)"
+            )
+        _encode_ours(loaded, text, args.allowed_special)
+        return
+    if args.allowed_special:
+        raise CliError(
+            f"--allowed-special is for our own tokenizers; {loaded.name} encodes its added "
+            "and special tokens' text as its own library does"
+        )
+    from explorer.cli_models import ids_line  # a model's commands: imported when used
+
+    ids = loaded.encode(text, add_special_tokens=args.add_special_tokens)
+    sys.stdout.write(ids_line(ids) + "\n")
+
+
+def _encode_ours(tokenizer: Tokenizer, text: str, allowed_special: list[str]) -> None:
+    allowed = _allowed_specials(tokenizer, allowed_special)
     # imported here: multiprocessing is for encode alone
     from explorer.encoding.parallel_encode import ids_text
 
@@ -396,8 +486,27 @@ def _allowed_specials(tokenizer: Tokenizer, names: list[str]) -> SpecialSet:
 
 
 def run_decode(args: argparse.Namespace) -> None:
-    tokenizer = load_tokenizer(args.model)
+    loaded = load_from_args(args)
     data, name = _read_input(args.file, "a file of ids")
+    if not isinstance(loaded, Tokenizer):
+        from explorer.cli_models import decode_ids
+
+        ids = _read_ids(data, name, f"(ids of {loaded.name})")
+        try:
+            text = decode_ids(loaded, ids, name)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        sys.stdout.buffer.write(text.encode("utf-8", "surrogatepass"))
+        sys.stdout.buffer.flush()
+        return
+    tokenizer = loaded
+    ids = _read_ids(data, name, f"(ids 0-{tokenizer.vocab_size - 1} and its special tokens)")
+    sys.stdout.buffer.write(tokenizer.decode_bytes(ids))
+    sys.stdout.buffer.flush()
+
+
+def _read_ids(data: bytes, name: str, which: str) -> list[int]:
+    """Whole numbers separated by spaces; a CliError names the first item that is not."""
     ids: list[int] = []
     for position, word in enumerate(data.split(), start=1):
         if not word.isdigit() or len(word) > 18:  # int() refuses over 4,300 digits
@@ -405,16 +514,20 @@ def run_decode(args: argparse.Namespace) -> None:
             shown = shown if len(shown) <= 40 else f"{shown[:20]}...({len(shown):,} characters)"
             raise CliError(
                 f"item {position} of {name}, {shown!r}, is not a token id of this model "
-                f"(ids 0-{tokenizer.vocab_size - 1} and its special tokens); "
-                "decode reads whole numbers separated by spaces"
+                f"{which}; decode reads whole numbers separated by spaces"
             )
         ids.append(int(word))
-    sys.stdout.buffer.write(tokenizer.decode_bytes(ids))
-    sys.stdout.buffer.flush()
+    return ids
 
 
 def run_info(args: argparse.Namespace) -> None:
-    tokenizer = load_tokenizer(args.model)
+    loaded = load_from_args(args)
+    if not isinstance(loaded, Tokenizer):
+        from explorer.cli_models import info_lines
+
+        sys.stdout.write("\n".join(info_lines(loaded, args.model)) + "\n")
+        return
+    tokenizer = loaded
     merges = len(tokenizer.merges)
     name = preset_name(tokenizer.pattern)
     if name == "none":
@@ -430,6 +543,8 @@ def run_info(args: argparse.Namespace) -> None:
         f"special tokens: {len(tokenizer.special_tokens)}",
         *(f"  {token!r} {i}" for token, i in tokenizer.special_tokens.items()),
         *_tie_rule_lines(args.model, tokenizer),
+        "numbering: ids 0-255 are the bytes and merge k (from 1) makes id 255 + k, so a "
+        "token's id tells its merge",
     ]
     sys.stdout.write("\n".join(lines) + "\n")
 
@@ -437,7 +552,11 @@ def run_info(args: argparse.Namespace) -> None:
 def run_check(args: argparse.Namespace) -> None:
     from explorer.cli_check import check_up, counts_text, list_text
 
-    tokenizer = load_tokenizer(args.model)
+    loaded = load_from_args(args)
+    if not isinstance(loaded, Tokenizer):
+        _check_model(args, loaded)
+        return
+    tokenizer = loaded
     history = _history_beside(args.model, tokenizer)
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     try:
@@ -452,6 +571,26 @@ def run_check(args: argparse.Namespace) -> None:
         text = list_text(tokenizer, report, args.list, args.format)
     except ValueError as exc:  # intermediate-only tokens of a tokenizer with no history
         raise CliError(f"--list {args.list}: {exc}") from None
+    sys.stdout.write(text + "\n")
+
+
+def _check_model(args: argparse.Namespace, model: LoadedModel) -> None:
+    from explorer.cli_models import check_counts_text, check_list_text
+    from explorer.models.model_checkup import model_check_up
+
+    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        report = model_check_up(model, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.list is None:
+        sys.stdout.write(check_counts_text(report, args.format) + "\n")
+        return
+    try:
+        text = check_list_text(model, report, args.list, args.format)
+    except ValueError as exc:
+        raise CliError(f"--list {args.list} does not apply to a model's file: {exc}") from None
     sys.stdout.write(text + "\n")
 
 

@@ -30,6 +30,7 @@ from explorer.base.numbers import NumberError, whole_number
 from explorer.cli_inputs import MAX_STDIN_BYTES, InputError, stdin_too_long, text_file
 from explorer.cli_records import FileRows, fairness_records, write_records
 from explorer.encoding.tokenizer import Tokenizer
+from explorer.models.model import LoadedModel
 
 REPORT_KEYS = (
     "size",
@@ -58,13 +59,18 @@ class ReportError(ValueError):
     status = 2
 
 
+Loader = Callable[[argparse.Namespace], Tokenizer | LoadedModel]  # reads args.model
+
+
 def add_report_command(
     commands: argparse._SubParsersAction,  # type: ignore[type-arg]
-    load_tokenizer: Callable[[str], Tokenizer],
+    load_tokenizer: Loader,
     progress_bar: Callable[[TextIO], ProgressLine],
     model_help: str,
+    add_model_options: Callable[[argparse.ArgumentParser], None] | None = None,
 ) -> None:
-    """The `report` subcommand; the caller lends its tokenizer loader and progress bar."""
+    """The `report` subcommand; the caller lends its tokenizer loader and progress bar, and
+    the options a real model's file may need."""
     report = commands.add_parser(
         "report",
         help="fertility, Rényi efficiency and more, per file and vocab size",
@@ -94,6 +100,8 @@ def add_report_command(
         "each file's premium (its tokens ÷ the first file's) and the Gini of tokens per "
         "byte across the files, at each size",
     )
+    if add_model_options is not None:
+        add_model_options(report)
 
     def run(args: argparse.Namespace) -> None:
         run_report(args, load_tokenizer, progress_bar)
@@ -103,7 +111,7 @@ def add_report_command(
 
 def run_report(
     args: argparse.Namespace,
-    load_tokenizer: Callable[[str], Tokenizer],
+    load_tokenizer: Loader,
     progress_bar: Callable[[TextIO], ProgressLine],
 ) -> None:
     """Check every input, then count each file once and print its metrics at every size.
@@ -117,9 +125,12 @@ def run_report(
         raise ReportError("--parallel compares files with the first one: give two or more")
     requested = parse_sizes(args.sizes)
     try:
-        tokenizer = load_tokenizer(args.model)
+        tokenizer = load_tokenizer(args)
     except (ValueError, OSError) as exc:
         raise ReportError(str(exc)) from None
+    if not isinstance(tokenizer, Tokenizer):
+        _report_model(args, tokenizer)
+        return
     sizes = chosen_sizes(requested, 256 + len(tokenizer.merges), args.model)
     bar = progress_bar(sys.stderr) if sys.stderr.isatty() else None
     streamed = not args.parallel and args.format != "table"
@@ -169,6 +180,38 @@ def _counted_files(
         if end_bar_each and bar is not None:
             bar.close()
         yield rows
+
+
+def _report_model(args: argparse.Namespace, model: LoadedModel) -> None:
+    """A real model's report: its own size only (its ids do not follow its merges, so the
+    first k merges are no tokenizer of size 256 + k); each file is read whole."""
+    if args.sizes is not None and parse_sizes(args.sizes) != [model.vocab_size]:
+        raise ReportError(
+            f"--sizes: {model.name} is reported at its own size only, {model.vocab_size:,} "
+            "ids (a real model's ids do not follow its merges, so it has no smaller sizes)"
+        )
+    from explorer.cli_models import report_metrics  # a model's report: imported when used
+
+    files = [FileRows.of(name, [report_metrics(model, _whole_text(name))]) for name in args.files]
+    keys = ["file", *REPORT_KEYS, *(["premium", "gini"] if args.parallel else [])]
+    if args.parallel:
+        reference = _with_reference(files)
+        write_records(
+            lambda: fairness_records(reference, REPORT_KEYS), args.format, sys.stdout, keys
+        )
+    else:
+        write_records(lambda: _records(files), args.format, sys.stdout, keys)
+
+
+def _whole_text(name: str) -> str:
+    """A file's text (or stdin's, within its bound), read whole."""
+    if name == "-":
+        return "".join(_decoded(sys.stdin.buffer, "stdin", MAX_STDIN_BYTES))
+    try:
+        with open(name, "rb") as handle:
+            return "".join(_decoded(handle, name))
+    except OSError as exc:
+        raise ReportError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
 def _records(files: Iterable[FileRows]) -> Iterator[dict[str, object]]:

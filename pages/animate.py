@@ -25,6 +25,10 @@ from ui.views.formatting import markdown_text, plural
 from ui.views.present import presenter_passage, presenting
 from ui.views.section import guarded, guarded_function
 
+MODEL_NOTE = (
+    "Animate replays our own runs' merges, step k making id 255 + k; {name} keeps its own "
+    "ids and merge ranks. Open Tokens to see how it splits a text."
+)
 NO_HISTORY = (
     "This tokenizer was {origin}: it has its merges but not a training history (pair "
     "counts, ties, corpus lengths), so there are no steps to animate. Train on a corpus on "
@@ -44,7 +48,7 @@ def main() -> None:
             "Training repeats one move: find the most frequent pair of neighbouring tokens "
             "and fuse it into a new token. Step through the merges or press Play (keys: ← → P)."
         )
-    run = current_run_or_error()
+    run = current_run_or_error(MODEL_NOTE)
     if run is None:
         return
     passage = passage_input(run)

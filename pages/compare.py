@@ -38,9 +38,15 @@ SECTIONS = [
 ]
 
 
+MODEL_NOTE = (
+    "Compare measures our own runs at every vocab size, merge by merge; {name} keeps its own "
+    "ids and merge ranks, so it has one size. Open Tokens to see how it splits a text."
+)
+
+
 def main() -> None:
     st.title("Compare")
-    run = current_run_or_error()
+    run = current_run_or_error(MODEL_NOTE)
     if run is None:
         return
     size = view_vocab_size(run)

@@ -7,6 +7,8 @@ import streamlit as st
 from ui.session.links import urls
 from ui.session.runs import (
     current_run_or_error,
+    current_spec,
+    load_model_run,
     trained_vocab_size,
     view_tokenizer,
     view_vocab_size,
@@ -14,6 +16,7 @@ from ui.session.runs import (
 from ui.shell import run_page
 from ui.tokens import encode_steps
 from ui.tokens.controls import display_options, text_input
+from ui.tokens.model_tokens import show_model_tokens
 from ui.tokens.summary import show_counts, show_ids, show_specials
 from ui.tokens.whole_counts import text_counts
 from ui.tokens.whole_text import drawn_part, long_text_note
@@ -30,6 +33,14 @@ from ui.views.token_view import (
 
 def main() -> None:
     st.title("Tokens")
+    if current_spec().kind.is_model:  # a real model's tokenizer: its own ids, drawn apart
+        try:
+            model_run = load_model_run(current_spec())
+        except ValueError as exc:
+            st.error(f"This tokenizer could not be read: {markdown_text(str(exc))}")
+            return
+        show_model_tokens(model_run)
+        return
     run = current_run_or_error()
     if run is None:
         return

@@ -57,6 +57,12 @@ def train_form() -> None:
     ts.load_model_form()
 
 
+MODEL_NOTE = (
+    "{name} is loaded: a real model's tokenizer, with its own ids and merge ranks. Open "
+    "Tokens to see how it splits a text."
+)
+
+
 def main() -> None:
     st.title("Train a tokenizer")
     st.caption(
@@ -64,7 +70,7 @@ def main() -> None:
         "pair of neighbouring tokens into a new token. Pick a text and a vocab size, train, "
         "and read every merge below."
     )
-    run = current_run_or_error()
+    run = current_run_or_error(MODEL_NOTE)
     init_form(run.spec if run is not None else current_spec())
     with guarded("The training form"):
         train_form()  # shown even when the current run is broken, so another can be trained

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.session.runs import current_run, view_tokenizer, view_vocab_size
+from ui.session.runs import current_run, current_spec, view_tokenizer, view_vocab_size
 from ui.shell import run_page
 from ui.views.formatting import markdown_text
 from ui.views.section import guarded
@@ -16,9 +16,18 @@ from ui.vocabulary.token_detail import show_token
 from ui.vocabulary.typed_search import show_typed_text
 from ui.vocabulary.view import usage_known, vocab_table
 
+MODEL_NOTE = (
+    "Vocabulary lists our own runs' tokens with the merge that made each; {name} keeps its "
+    "own ids and merge ranks, which this page does not show yet. Open Tokens to see how it "
+    "splits a text, or run `python -m explorer info` and `check` on its file."
+)
+
 
 def main() -> None:
     st.title("Vocabulary")
+    if current_spec().kind.is_model:
+        st.info(MODEL_NOTE.format(name=markdown_text(current_spec().name)), icon=":material/info:")
+        return
     try:
         run = current_run()
         tokenizer = view_tokenizer(run)

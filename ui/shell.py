@@ -26,6 +26,7 @@ import streamlit as st
 from explorer import StopReason
 from explorer.encoding.pretokenize import PatternError, preset_name
 from explorer.encoding.regex_budget import regex_budget
+from explorer.models.model import LoadedModel
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
 from ui.classroom import following
 from ui.classroom import session as classroom
@@ -40,6 +41,7 @@ from ui.session.opening import init_session, retrain_from_link
 from ui.session.run_cache import preload_bundled
 from ui.session.runs import (
     Run,
+    current_model_run,
     current_run_or_error,
     current_spec,
     fit_view_size,
@@ -131,6 +133,8 @@ def run_app() -> None:
         view = view_vocab_size(run)
         full = trained_vocab_size(run)
         urls.sync_url(st.query_params, page.url_path, run.spec, view if view < full else None)
+    elif run_specs() and current_spec().kind.is_model:  # a model's link reopens it too
+        urls.sync_url(st.query_params, page.url_path, current_spec(), None)
     _this_run.inside_app = True
     try:
         page.run()
@@ -162,6 +166,9 @@ def sidebar() -> Run | None:
         st.selectbox(
             "Tokenizer", names, key=keys.SIDEBAR_RUN, help="Tokenizers trained in this session"
         )
+        if current_spec().kind.is_model:
+            model_sidebar()
+            return None
         run = current_run_or_error()
         if run is None:
             return None
@@ -178,6 +185,28 @@ def sidebar() -> Run | None:
         with guarded("The class"):
             class_sidebar()
     return run
+
+
+def model_sidebar() -> None:
+    """What a real model's run is, in the sidebar: its files, ids, merges and numbering."""
+    try:
+        run = current_model_run()
+    except ValueError as exc:
+        st.error(f"This tokenizer could not be read: {markdown_text(str(exc))}")
+        return
+    if run is not None:
+        st.caption(model_summary(run.spec.source, run.model))
+
+
+def model_summary(source: str, model: LoadedModel) -> str:
+    """One line naming a real model's tokenizer: its files, ids, merges, base, normalizer."""
+    base = "bytes" if model.base == "bytes" else "characters with byte fallback"
+    normalizer = f" · normalizer {markdown_text(model.normalizer)}" if model.normalizer else ""
+    return (
+        f"**{markdown_text(source)}** · a real model's tokenizer ({markdown_text(model.file_kind)})"
+        f" · {model.vocab_size:,} ids · {len(model.merges):,} merges (ranks from 0) · "
+        f"base symbols: {base}{normalizer}. Its ids are its own: merge ranks do not make them."
+    )
 
 
 def link_notice() -> None:

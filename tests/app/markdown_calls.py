@@ -120,7 +120,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("ui/train/results.py", "file.label"): "a download's label (explorer.files.export)",
     ("ui/train/form_view.py", "ties.DEFAULT_TIE_RULE_NAME"): "the default TieRule's value",
     ("ui/train/form_view.py", "ties.TIE_RULE_HELP"): "TieRule labels and descriptions",
-    ("ui/train/form_view.py", "st.get_option('server.maxUploadSize')"): "a number (MB)",
+    ("ui/train/tokenizer_files.py", "MAX_FILE_BYTES"): "a number (bytes, as MB)",
     ("ui/train/request.py", "text"): "progress_reporter's 'Merging: 1 of 2 merges' (numbers)",
     ("ui/animate/pair_table/view.py", "table.winner.pair"): "a pair of token ids (ints)",
     ("ui/animate/pair_table/view.py", "merge.pair"): "a pair of token ids (ints)",

@@ -69,7 +69,11 @@ def test_info(trained: Path) -> None:
     assert lines[:2] == ["vocab size: 320 (256 bytes + 64 merges)", "merges: 64"]
     assert lines[2].startswith("pattern (gpt4 preset): '(?i:[sdmt]")
     assert lines[3:5] == ["special tokens: 1", f"  '{SPECIAL}' 320"]
-    assert lines[5:] == ["tie rule: first-occurrence (from tok.history.json)"]
+    assert lines[5] == "tie rule: first-occurrence (from tok.history.json)"
+    assert lines[6:] == [
+        "numbering: ids 0-255 are the bytes and merge k (from 1) makes id 255 + k, so a "
+        "token's id tells its merge"
+    ]
 
 
 @pytest.mark.parametrize("from_stdin", [False, True])

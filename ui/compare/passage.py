@@ -16,8 +16,8 @@ from ui.session.run_spec import OPENAI
 from ui.session.runs import (
     Run,
     load_run,
-    run_specs,
     texts_of,
+    tokenizer_specs,
     trained_vocab_size,
     view_tokenizer,
     view_vocab_size,
@@ -128,7 +128,7 @@ def sizes_section(run: Run, passage: str, color_by: str) -> None:
 
 def tokenizers_section(run: Run, passage: str, color_by: str) -> None:
     """The passage with two tokenizers of the session, each at its full vocab size."""
-    names = [spec.name for spec in run_specs()]
+    names = [spec.name for spec in tokenizer_specs()]
     if len(names) < 2:
         st.info(
             "This session has one tokenizer. Train another on the Train page (a different "
@@ -147,7 +147,7 @@ def tokenizers_section(run: Run, passage: str, color_by: str) -> None:
     previous = None
     columns = st.columns(2)
     for column, key in zip(columns, (keys.COMPARE_LEFT, keys.COMPARE_RIGHT)):
-        spec = next(s for s in run_specs() if s.name == st.session_state[key])
+        spec = next(s for s in tokenizer_specs() if s.name == st.session_state[key])
         with column:
             try:
                 with st.spinner(f"Loading {markdown_text(spec.name)}…"):

@@ -48,11 +48,13 @@ NEUTRAL_SOURCES = {  # what a link says a stored run came from: never a file's n
     RunKind.MODEL: "a .model file",
     RunKind.MODEL_HISTORY: "a .model file with its merge history",
     RunKind.IMPORTED: "a tokenizer file",
+    RunKind.LOADED_MODEL: "a real model's tokenizer file",
 }
 NEUTRAL_SHORT = {  # the start of its name, for a run without a corpus
     RunKind.MODEL: "Loaded .model",
     RunKind.MODEL_HISTORY: "Loaded .model with history",
     RunKind.IMPORTED: "Imported tokenizer",
+    RunKind.LOADED_MODEL: "Loaded model",
 }
 SAMPLE_PARAMS = ("sample", "vocab", "pattern", "tie_rule", "holdout")  # retrains a sample run
 MAX_TOKEN_ID = 10**9  # a token= beyond any vocabulary (the page drops one it lacks)

@@ -27,12 +27,14 @@ from explorer.files.bundled import load_bundled_in_a_child
 from explorer.files.imports_hf import parse_tokenizer_json
 from explorer.files.limits import vocab_bytes
 from explorer.files.loading import parse_model_with_history
+from explorer.models.model import LoadedModel
 from explorer.training.learner import ProgressCallback
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
 from ui.server.child_jobs import ServerBusy
-from ui.server.heavy_work import in_a_child, parse_sized, trains_here
+from ui.server.heavy_work import in_a_child, parse_sized, reads_here, trains_here
 from ui.server.lru import SharedLru
 from ui.session import run_store
+from ui.session.model_texts import read_model_texts
 from ui.session.run_spec import BUNDLED_RUNS, RunKind
 
 # subtle: an LRU shared by every session; a room of thirty, each on a run of their own,
@@ -139,6 +141,20 @@ def history_run_cached(
     if _parsed is not None:
         return _parsed
     return parse_sized(parse_model_with_history, _model_text, _history_text)
+
+
+@st.cache_resource(max_entries=4, ttl="6h", show_spinner=False)
+def loaded_model_cached(
+    text_key: str, _texts: tuple[str, ...], _parsed: LoadedModel | None = None
+) -> LoadedModel:
+    """A real model's tokenizer from its run's texts (ui/session/model_texts.py), keyed on
+    their hash; a large file is read by a child Python. The loader passes what it has
+    just read as `_parsed`, so it is read once."""
+    if _parsed is not None:
+        return _parsed
+    if reads_here(*_texts):
+        return read_model_texts(_texts)
+    return in_a_child(read_model_texts, _texts)
 
 
 # subtle: one entry per live run, like train_cached: with fewer, a room of thirty evicts

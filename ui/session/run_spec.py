@@ -27,6 +27,9 @@ class RunKind(str, Enum):
     MODEL_HISTORY = "model_history"  # a .model with the history JSON the command line wrote
     IMPORTED = "imported"  # made elsewhere (tokenizer.json, .tiktoken, GPT-2's files)
     BUNDLED = "bundled"  # GPT-2's, GPT-4's or GPT-4o's vocabulary, shipped with the app
+    # a real model's file (explorer.models): its own ids, merge ranks and normalizer, so
+    # merge k does not make id 255 + k and only the pages that say so can show it
+    LOADED_MODEL = "loaded_model"
 
     def __str__(self) -> str:
         return self.value
@@ -49,7 +52,17 @@ class RunKind(str, Enum):
     @property
     def is_loaded(self) -> bool:
         """It was loaded from files the session keeps."""
-        return self in (RunKind.MODEL, RunKind.MODEL_HISTORY, RunKind.IMPORTED)
+        return self in (
+            RunKind.MODEL,
+            RunKind.MODEL_HISTORY,
+            RunKind.IMPORTED,
+            RunKind.LOADED_MODEL,
+        )
+
+    @property
+    def is_model(self) -> bool:
+        """It is a real model's tokenizer (a LoadedModel), not our own Tokenizer."""
+        return self is RunKind.LOADED_MODEL
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from explorer.encoding.pretokenize import preset_name
 from explorer.files.bundled import bundled_name
 from explorer.files.formats import model_text
 from explorer.files.history_file import history_json, least_history_bytes
+from explorer.models.model import LoadedModel
 from explorer.training.learner import ProgressCallback
 from ui.session import run_store
 from ui.session import state as keys
@@ -36,6 +37,7 @@ from ui.session.markdown import markdown_text
 from ui.session.run_cache import (
     history_run_cached,
     imported_cached,
+    loaded_model_cached,
     model_cached,
     stored_results_cached,
     tokenizer_at,
@@ -65,8 +67,31 @@ class Run:
         return f"{self.spec.settings}|veiled at {self.veiled_at}"
 
 
+@dataclass(frozen=True)
+class ModelRun:
+    """A real model's run: its tokenizer keeps its own ids, merge ranks and normalizer
+    (explorer.models), so the pages that show our runs' merges do not show it."""
+
+    spec: RunSpec
+    model: LoadedModel
+
+    @property
+    def key(self) -> str:
+        return self.spec.settings
+
+
 class RunError(ValueError):
     """A run whose tokenizer cannot be rebuilt in this session (its file is gone)."""
+
+
+class ModelRunError(RunError):
+    """A real model's run asked for as our own Tokenizer: a page that cannot show it yet."""
+
+
+MODEL_NOTE = (
+    "{name} is a real model's tokenizer: it keeps its own ids and merge ranks, and this "
+    "page shows our own runs' merges. Open Tokens to see how it splits a text."
+)
 
 
 def add_run(spec: RunSpec, texts: tuple[str, ...], *, keep_on_disk: bool = True) -> RunSpec:
@@ -210,6 +235,11 @@ def run_specs() -> list[RunSpec]:
     return list(st.session_state[keys.RUNS].values())
 
 
+def tokenizer_specs() -> list[RunSpec]:
+    """The session's runs that are our own Tokenizers (not real models' files)."""
+    return [spec for spec in run_specs() if not spec.kind.is_model]
+
+
 def current_spec() -> RunSpec:
     runs: dict[str, RunSpec] = st.session_state[keys.RUNS]
     name = st.session_state.get(keys.SIDEBAR_RUN)
@@ -271,6 +301,8 @@ def origin(spec: RunSpec) -> str:
         return f"published by OpenAI ({spec.text_key}), not trained here"
     if spec.kind is RunKind.IMPORTED:
         return f"imported from {spec.source}"
+    if spec.kind is RunKind.LOADED_MODEL:
+        return f"read from a real model's file ({spec.source})"
     return "loaded from a .model file"
 
 
@@ -328,6 +360,8 @@ def _results(spec: RunSpec, progress: ProgressCallback | None = None) -> Run:
     if spec.kind is RunKind.BUNDLED:
         return Run(spec, load_bundled(spec.text_key), None)
     texts = _documents(spec)
+    if spec.kind.is_model:
+        raise ModelRunError(MODEL_NOTE.format(name=spec.name))
     if spec.kind.is_loaded and not texts:
         raise RunError(f"the file of {spec.name!r} is no longer in this session; load it again")
     if spec.kind is RunKind.MODEL:
@@ -360,8 +394,30 @@ def current_run() -> Run:
     return load_run(current_spec())
 
 
-def current_run_or_error() -> Run | None:
-    """The current run, or None after telling the user why it could not be rebuilt."""
+def load_model_run(spec: RunSpec) -> ModelRun:
+    """A real model's run, its file read once (cached for every session)."""
+    texts = _documents(spec)
+    if not texts:
+        raise RunError(f"the file of {spec.name!r} is no longer in this session; load it again")
+    return ModelRun(spec, loaded_model_cached(spec.text_key, texts))
+
+
+def current_model_run() -> ModelRun | None:
+    """The current run when it is a real model's (None for our own runs)."""
+    spec = current_spec()
+    return load_model_run(spec) if spec.kind.is_model else None
+
+
+def current_run_or_error(model_note: str = MODEL_NOTE) -> Run | None:
+    """The current run, or None after telling the user why it could not be rebuilt.
+
+    A real model's run is not an error: the page says, in `model_note` (with `{name}`),
+    what it shows and where to look instead.
+    """
+    spec = current_spec()
+    if spec.kind.is_model:
+        st.info(model_note.format(name=markdown_text(spec.name)), icon=":material/info:")
+        return None
     try:
         return current_run()
     except ValueError as exc:

@@ -87,6 +87,8 @@ TRAIN_LOG_PAGE = "train_log_page"  # the merge log's page on screen (ui/train/re
 TRAIN_BYTE_SYMBOLS = "train_byte_symbols"
 TRAIN_MODEL_UPLOAD = "train_model_upload"
 TRAIN_TIKTOKEN_PATTERN = "train_tiktoken_pattern"
+TRAIN_RANK_REGEX = "train_rank_regex"  # a rank file's pattern, as a regex
+TRAIN_RANK_SPECIALS = "train_rank_specials"  # a rank file's special tokens, TOKEN=ID lines
 TRAIN_MODEL_ERROR = "train_model_error"  # why the last tokenizer upload failed
 TRAIN_MODEL_LOADED = "train_model_loaded"  # file ids already loaded from the uploader
 

@@ -28,6 +28,8 @@ from ui.session.samples import Sample
 
 CUSTOM = "custom"
 
+TEXT_UPLOAD_MB = 20  # a text upload (a tokenizer file may be larger: .streamlit/config.toml)
+
 
 PATTERN_CHOICES = (*PRESETS, CUSTOM)
 
@@ -108,9 +110,19 @@ def pattern_choice(pattern: str) -> tuple[str, str]:
 
 
 def decode_upload(name: str, data: bytes) -> str:
-    """An uploaded file as text: strict UTF-8, newlines kept as they are."""
+    """An uploaded file as text: strict UTF-8, newlines kept as they are.
+
+    Text is bounded at TEXT_UPLOAD_MB, below the server's limit (which a tokenizer file
+    needs): the uploader says so in the browser, and this says it to a client that
+    sends more.
+    """
     if not data:
         raise InputError(f"{name} is empty: choose a file with some text in it.")
+    if len(data) > TEXT_UPLOAD_MB * 2**20:
+        raise InputError(
+            f"{name} is {len(data) / 2**20:.1f} MB; a text file may be up to "
+            f"{TEXT_UPLOAD_MB} MB. Use a part of it."
+        )
     try:
         return decode_utf8(data, name)
     except FormatError as exc:

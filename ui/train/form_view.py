@@ -8,6 +8,7 @@ from ui.session import state as keys
 from ui.session import train_inputs as form
 from ui.session.runs import MAX_APP_VOCAB_SIZE
 from ui.session.samples import SAMPLES
+from ui.session.train_inputs import TEXT_UPLOAD_MB
 from ui.train import holdout as train_holdout
 from ui.train import tie_rule_form as ties
 from ui.train.form_state import train_example, use_sample_settings
@@ -72,7 +73,8 @@ def text_source() -> None:
             "Text files (each file is one document)",
             accept_multiple_files=True,
             key=keys.TRAIN_UPLOAD,
-            help=f"Any UTF-8 text, up to {st.get_option('server.maxUploadSize')} MB a file: "
+            max_upload_size=TEXT_UPLOAD_MB,
+            help=f"Any UTF-8 text, up to {TEXT_UPLOAD_MB} MB a file: "
             "plain text, Markdown, code, CSV, JSON…",
         )
     elif source == "paste":

@@ -40,6 +40,7 @@ __all__ = [
     "count_text",
     "metric_info",
     "metrics_at",
+    "metrics_at_full_size",
     "size_metrics",
 ]
 
@@ -154,6 +155,18 @@ def metrics_at(
         if size in wanted:
             found[size] = sweep.metrics(size, counts)
     return [found[size] for size in sizes]
+
+
+def metrics_at_full_size(counts: MetricCounts, size: int) -> SizeMetrics:
+    """Every metric at one size, the tokenizer's own, from counts with no smaller sizes in
+    them (a loaded model's: its merges do not make ids 256 + k, so there is no curve).
+
+    >>> from collections import Counter
+    >>> m = metrics_at_full_size(MetricCounts(8, 2, 2, 1, Counter({5: 2, 9: 1})), 100)
+    >>> m.tokens, m.bytes_per_token, m.vocab_used
+    (3, 2.6666666666666665, 0.02)
+    """
+    return _Sweep(counts).metrics(size, counts)
 
 
 def _check_sizes(sizes: list[int], full: int) -> None:

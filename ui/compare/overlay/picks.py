@@ -13,7 +13,7 @@ import streamlit as st
 
 from ui.session import state as keys
 from ui.session.run_spec import BUNDLED_RUNS, RunSpec
-from ui.session.runs import Run, bundled_spec, load_run, run_specs
+from ui.session.runs import Run, bundled_spec, load_run, tokenizer_specs
 from ui.views.formatting import markdown_text
 
 DEFAULT_BUNDLED = "GPT-4 · cl100k_base"
@@ -27,7 +27,7 @@ def bundled_names() -> dict[str, str]:
 
 def choices() -> dict[str, RunSpec | str]:
     """Every run to choose from: the session's (newest first), then OpenAI's by bundled name."""
-    session: dict[str, RunSpec | str] = {spec.name: spec for spec in reversed(run_specs())}
+    session: dict[str, RunSpec | str] = {spec.name: spec for spec in reversed(tokenizer_specs())}
     for name, bundled in bundled_names().items():
         session.setdefault(name, bundled)
     return session

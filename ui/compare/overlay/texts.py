@@ -20,11 +20,11 @@ from ui.session.holdout_split import split_of
 from ui.session.run_spec import RunSpec
 from ui.session.runs import run_specs, texts_of
 from ui.session.samples import DEFAULT_SAMPLE, SAMPLES, UDHR_LANGUAGES, sample_text, udhr_texts
-from ui.session.train_inputs import InputError, decode_upload
+from ui.session.train_inputs import TEXT_UPLOAD_MB, InputError, decode_upload
 from ui.views.formatting import markdown_text
 from ui.views.token_view import fmt_int
 
-MAX_TEXT_BYTES = 20 * 1024 * 1024  # as much as the uploader takes (server.maxUploadSize)
+MAX_TEXT_BYTES = TEXT_UPLOAD_MB * 1024 * 1024  # as much as the uploader takes
 YOURS, HELD_OUT, UDHR, SAMPLE = "yours", "heldout", "udhr", "sample"
 TEXT_SOURCES = {  # keyed by UDHR, SAMPLE, HELD_OUT, YOURS
     "udhr": "A UDHR language",
@@ -148,6 +148,7 @@ def _your_text_input() -> EvalText | None:
         "A text file (it takes the place of the box below)",
         type=None,
         key=keys.COMPARE_OVERLAY_UPLOAD,
+        max_upload_size=TEXT_UPLOAD_MB,
         help=f"Any UTF-8 text up to {MAX_TEXT_BYTES // 2**20} MB.",  # the uploader's limit
     )
     if upload is not None:

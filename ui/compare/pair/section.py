@@ -33,8 +33,8 @@ from ui.session.runs import (
     add_run,
     bundled_spec,
     load_run,
-    run_specs,
     texts_of,
+    tokenizer_specs,
     train_spec,
     view_vocab_size,
 )
@@ -73,7 +73,7 @@ def choose(run: Run) -> tuple[Run, Run] | None:
 
     A follows the sidebar's run; when that changes, B becomes the run it replaced.
     """
-    session = {spec.name: spec for spec in run_specs()}
+    session = {spec.name: spec for spec in tokenizer_specs()}
     bundled = {name: key for name, key in bundled_choices().items() if name not in session}
     names = [*session, *bundled]
     others = [name for name in session if name != run.spec.name]
