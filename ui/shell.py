@@ -55,6 +55,8 @@ from ui.views.present import inject_style, presenter_toggle
 from ui.views.section import guarded
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
+
+
 def veiled_sentence(merge: int) -> str:
     """What the sidebar says while a class's open question hides merge `merge` onward.
 
@@ -65,6 +67,8 @@ def veiled_sentence(merge: int) -> str:
         f"A class's question is open on this tokenizer: merge {merge:,} and those after it "
         "are on no page until you answer it or the teacher reveals it."
     )
+
+
 APP_TITLE = "BPE Merge Explorer"
 
 _this_run = threading.local()  # .inside_app: the entry file is running the current page
