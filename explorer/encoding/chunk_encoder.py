@@ -42,8 +42,13 @@ class ChunkEncoder:
 
     `trained` promises that every token's bytes encode to the token itself, which holds
     for any tokenizer trained by BPE (the first merges that build a token inside a
-    chunk build it alone too). Without the promise each token is checked, once, the
-    first time encoding needs the tables (about 3 µs a token).
+    chunk build it alone too). Without the promise a token is checked, once, the first
+    time a chunk is exactly its bytes: checking all of them at once cost minutes for a
+    `.model` at the 32 MiB token-bytes bound, most of whose tokens no text ever meets.
+
+    >>> enc = ChunkEncoder({256: b"ab", 257: b"abc"}, {(97, 98): 256, (256, 99): 257})
+    >>> enc.encode_chunks(["abc", "ab"]), sorted(enc._checked.items())
+    ([257, 256], [(b'ab', True), (b'abc', True)])
     """
 
     def __init__(
@@ -60,7 +65,9 @@ class ChunkEncoder:
         self.ranks = ranks
         self.byte_table = byte_table  # bytes -> ids 0-255, when they are not in order
         self.trained = trained
-        self._whole: dict[bytes, int] | None = None  # bytes of tokens that encode to themselves
+        # bytes of tokens that encode to themselves (untrained: that may, see _checked)
+        self._whole: dict[bytes, int] | None = None
+        self._checked: dict[bytes, bool] = {}  # untrained: whether a token met encodes to itself
         self._joinable: set[tuple[int, int]] = set()  # byte pairs that some token contains
         self._cache: dict[str, list[int]] = {}
         self._parts: dict[bytes, list[int]] = {}
@@ -80,9 +87,10 @@ class ChunkEncoder:
         return ids
 
     def _encode_new(self, chunk: str) -> list[int]:
-        whole = self._whole if self._whole is not None else self._build_tables()
+        if self._whole is None:
+            self._build_tables()
         data = chunk.encode("utf-8", "surrogatepass")
-        token = whole.get(data)
+        token = self._whole_token(data)
         if token is None and self.whole_only:
             token = self.whole_only.get(data)
         if token is not None:
@@ -168,15 +176,14 @@ class ChunkEncoder:
         """Merge the parts data[previous end:end] on their own; each is cached by bytes."""
         if len(ends) > PARTS_SEEN and self._never_repeats(data, ends[:PARTS_SEEN]):
             return self._merge(data)
-        parts, whole = self._parts, self._whole
-        assert whole is not None
+        parts = self._parts
         ids: list[int] = []
         start = 0
         for end in ends:
             part = data[start:end]
             found = parts.get(part)
             if found is None:
-                token = whole.get(part)
+                token = self._whole_token(part)
                 found = [token] if token is not None else self._merge(part)
                 if len(parts) >= CHUNK_CACHE_SIZE:
                     parts.clear()
@@ -203,6 +210,17 @@ class ChunkEncoder:
             return False
         pieces = set(map(data.__getitem__, map(slice, [0, *ends[:-1]], ends)))
         return len(pieces.difference(self._parts)) >= len(ends) * MOSTLY_NEW
+
+    def _whole_token(self, data: bytes) -> int | None:
+        """The token whose bytes `data` are, when it encodes to itself; else None."""
+        assert self._whole is not None
+        token = self._whole.get(data)
+        if token is None or self.trained:
+            return token
+        encodes_to_itself = self._checked.get(data)
+        if encodes_to_itself is None:
+            encodes_to_itself = self._checked[data] = self._merge(data) == [token]
+        return token if encodes_to_itself else None
 
     def _merge(self, data: bytes) -> list[int]:
         raw = data.translate(self.byte_table) if self.byte_table else data
@@ -235,12 +253,7 @@ class ChunkEncoder:
         for token_bytes in self.vocab.values():
             joinable.update(zip(token_bytes, token_bytes[1:]))
         self._joinable = joinable
-        if self.trained:
-            whole = {token_bytes: token for token, token_bytes in self.vocab.items()}
-        else:
-            whole = {}
-            for token, token_bytes in self.vocab.items():
-                if self._merge(token_bytes) == [token]:
-                    whole[token_bytes] = token
+        # untrained: candidates, each checked the first time a chunk is one (_whole_token)
+        whole = {token_bytes: token for token, token_bytes in self.vocab.items()}
         self._whole = whole
         return whole
