@@ -8,6 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from explorer.analysis.compression.metric_stream import last_word_end
 from ui.compare.charts import default_sizes, size_label, size_options
 from ui.compare.openai_runs import openai_runs
 from ui.session import state as keys
@@ -37,6 +38,10 @@ from ui.views.token_view import (
 TRAIN_PAGE = Path(__file__).resolve().parents[2] / "pages" / "train.py"
 PASSAGE_CHARS = 200
 PASSAGE_TOKENS = 2_000  # coloured tokens drawn per column
+# what side by side encodes: a column draws 2,000 tokens, ~8,000 characters of prose; a
+# 20 MB passage (Streamlit takes 25 MB in a box) was encoded whole, up to 9 times, on the
+# interpreter every page shares
+PASSAGE_MAX_CHARS = 20_000
 
 
 def passage_section(run: Run) -> None:
@@ -56,6 +61,9 @@ def passage_section(run: Run) -> None:
     if not passage:
         st.info("Type a passage above to see it side by side.")
         return
+    if len(passage) > PASSAGE_MAX_CHARS:
+        st.caption(long_passage_note(len(passage)))
+        passage = passage_head(passage)
     sizes_tab, tokenizers_tab, openai_tab = st.tabs(
         ["At several vocab sizes", "Two of yours", "Yours vs GPT-2, GPT-4, GPT-4o"]
     )
@@ -82,6 +90,25 @@ def passage_input(run: Run) -> str:
         persist_state="session",
         height=100,
         help="A sentence or two reads best side by side.",
+    )
+
+
+def passage_head(passage: str) -> str:
+    """The passage's first PASSAGE_MAX_CHARS characters, cut at the last word's end.
+
+    >>> len(passage_head("word " * 10_000)) <= PASSAGE_MAX_CHARS
+    True
+    """
+    head = passage[:PASSAGE_MAX_CHARS]
+    return head[: last_word_end(head) or PASSAGE_MAX_CHARS]
+
+
+def long_passage_note(chars: int) -> str:
+    """What the section says when it sets only the passage's start side by side."""
+    return (
+        f"Side by side shows the first {PASSAGE_MAX_CHARS:,} characters of this "
+        f"{chars:,}-character passage (a column draws {PASSAGE_TOKENS:,} tokens at most); "
+        "the passage stays whole in its box. The Tokens page counts a long text whole."
     )
 
 

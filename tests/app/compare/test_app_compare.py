@@ -80,6 +80,20 @@ def test_the_passage_shrinks_as_the_vocabulary_grows() -> None:
     assert any("two to four" in text for text in texts_of(app.info))
 
 
+def test_a_long_passage_is_set_side_by_side_from_its_start() -> None:
+    # issue 35 §2: a 20 MB passage was encoded whole on the interpreter every page shares
+    app = open_compare("One passage")
+    passage = "Before we proceed any further, hear me speak. " * 2_000  # 92,000 characters
+    app.text_area(key="compare_passage").input(passage).run()
+    assert not app.exception
+    assert (
+        "Side by side shows the first 20,000 characters of this 92,000-character passage"
+        in " ".join(texts_of(app.caption))
+    )
+    assert token_counts(app)[0] <= 20_000  # bytes only: at most the drawn characters
+    assert app.text_area(key="compare_passage").value == passage  # nothing lost
+
+
 def test_two_tokenizers_side_by_side() -> None:
     app = open_compare("One passage")
     assert any("Train another" in text for text in texts_of(app.info))
