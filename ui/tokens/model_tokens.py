@@ -17,6 +17,7 @@ from ui.session import state as keys
 from ui.session.links import urls
 from ui.session.runs import ModelRun
 from ui.tokens.summary import show_ids
+from ui.tokens.whole_text import DrawnPart, drawn_part
 from ui.views.formatting import RawHtml, markdown_text
 from ui.views.token_view import MAX_RENDERED_TOKENS, default_sample_excerpt, fmt_int, text_with_menu
 
@@ -62,6 +63,19 @@ def model_pieces(model: LoadedModel, ids: tuple[int, ...]) -> list[Piece]:
     return pieces
 
 
+def model_long_text_note(part: DrawnPart) -> str:
+    """What Tokens says when it encodes only a long text's start with a real model.
+
+    >>> model_long_text_note(DrawnPart("abc", 900_000))[:46]
+    'Encoded and counted: the first 3 of 900,000 ch'
+    """
+    return (
+        f"Encoded and counted: the first {len(part.text):,} of {part.whole_chars:,} "
+        "characters, cut where a word ends (a page shows no more). The text stays whole in "
+        "its box."
+    )
+
+
 def show_model_tokens(run: ModelRun) -> None:
     """The Tokens page for a real model's run."""
     model = run.model
@@ -82,6 +96,10 @@ def show_model_tokens(run: ModelRun) -> None:
     if not text:
         st.info("Type or paste some text above to see its tokens.")
         return
+    part = drawn_part(text)  # a long text: its start only, on the interpreter pages share
+    if part.cut:
+        st.caption(model_long_text_note(part))
+    text = part.text
     try:
         ids = model_ids(run, text)
     except ValueError as exc:

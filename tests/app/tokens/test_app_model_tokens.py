@@ -54,3 +54,17 @@ def test_each_token_s_card_gives_its_id_and_apart_its_merge_rank(qwen: AppTest) 
     assert 'title="id 151,644: &#x27;&lt;|im_start|&gt;&#x27; (special token)"' in page
     assert "made by merge rank" in page  # a merged token's card: the rank, apart from the id
     assert "<|im_start|>" not in page  # the text is escaped
+
+
+def test_a_long_text_is_encoded_from_its_start_and_kept_whole(qwen: AppTest) -> None:
+    # issue 35 §2: a model's encode runs on the interpreter every page shares
+    text = "The quick brown fox jumps over the lazy dog. " * 20_000  # 900,000 characters
+    qwen.text_area(key=keys.TOKENS_TEXT).input(text).run(timeout=300)
+    assert not qwen.exception, qwen.exception
+    captions = " ".join(texts_of(qwen.caption))
+    assert "Encoded and counted: the first " in captions and "of 900,000 characters" in captions
+    counted = int(
+        str(next(m for m in qwen.metric if m.label == "Characters").value).replace(",", "")
+    )
+    assert counted <= 100_000
+    assert qwen.text_area(key=keys.TOKENS_TEXT).value == text  # nothing lost
