@@ -56,13 +56,18 @@ def servers(tmp_path: Path) -> Iterator[Servers]:
         stop_server(server)
 
 
-def open_page(browser: Browser, url: str) -> Page:
+# a fresh server's first page (imports, the run read from disk, the bundled vocabularies'
+# preload beside it) took over 60 s once in CI, three test workers on two cores
+FIRST_PAGE_SECONDS = 3 * IDLE_SECONDS
+
+
+def open_page(browser: Browser, url: str, timeout_s: float = FIRST_PAGE_SECONDS) -> Page:
     """The URL in a new browser context: a new session, as another person's browser."""
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.set_default_timeout(IDLE_SECONDS * 1000)
     ScriptRuns.watch(page)  # its reruns seen on the websocket: a short quiet period will do
-    page.goto(url)
-    wait_until_idle(page)
+    page.goto(url, timeout=timeout_s * 1000)
+    wait_until_idle(page, timeout_s)
     return page
 
 

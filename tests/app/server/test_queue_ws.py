@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -114,5 +115,7 @@ def test_one_visitor_cannot_hold_the_queue_against_a_newcomer(tmp_path: Path) ->
         QUEUE_VARIABLE: "2",
         "BPE_EXPLORER_RUNS_DIR": "off",
     }
-    with running_server(tmp_path / "server.log", env) as server:
-        asyncio.run(fill_then_arrive(server))
+    # subtle: in a thread of its own, as the other websocket tests: a worker that ran the
+    # browser tests first has Playwright's event loop running in this one
+    with running_server(tmp_path / "server.log", env) as server, ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, fill_then_arrive(server)).result(timeout=600)

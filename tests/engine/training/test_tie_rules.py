@@ -273,7 +273,7 @@ def test_cli_trains_with_the_tie_rule_and_info_reads_it_back(tmp_path: Path) -> 
     assert model == "minbpe v1\n\n0\n97 97\n97 98\n256 257\n"
     assert load_history(f"{prefix}.history.json").tie_rule is TieRule.LOWEST_IDS
     info = run_cli("info", f"{prefix}.model")
-    assert info.stdout.splitlines()[-1] == "tie rule: lowest-ids (from tb.history.json)"
+    assert "tie rule: lowest-ids (from tb.history.json)" in info.stdout.splitlines()
 
 
 def test_cli_default_and_a_wrong_rule(tmp_path: Path) -> None:
