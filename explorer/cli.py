@@ -22,9 +22,9 @@ import shlex
 import shutil
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import NoReturn, TextIO, TypeVar
 
 from explorer.base.forking import usable_cores
 from explorer.cli_inputs import (
@@ -558,12 +558,7 @@ def run_check(args: argparse.Namespace) -> None:
         return
     tokenizer = loaded
     history = _history_beside(args.model, tokenizer)
-    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    try:
-        report = check_up(tokenizer, history, progress=bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    report = _with_terminal_bar(lambda bar: check_up(tokenizer, history, progress=bar))
     if args.list is None:
         sys.stdout.write(counts_text(report, args.format) + "\n")
         return
@@ -578,12 +573,7 @@ def _check_model(args: argparse.Namespace, model: LoadedModel) -> None:
     from explorer.cli_models import check_counts_text, check_list_text
     from explorer.models.model_checkup import model_check_up
 
-    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    try:
-        report = model_check_up(model, progress=bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    report = _with_terminal_bar(lambda bar: model_check_up(model, progress=bar))
     if args.list is None:
         sys.stdout.write(check_counts_text(report, args.format) + "\n")
         return
@@ -624,6 +614,19 @@ def _tie_rule_lines(model: str, tokenizer: Tokenizer) -> list[str]:
 def _read_input(file: str | None, what: str) -> tuple[bytes, str]:
     """The bytes of FILE, or of stdin (at most MAX_STDIN_BYTES) when there is none."""
     return read_input(file, what)
+
+
+Result = TypeVar("Result")
+
+
+def _with_terminal_bar(work: Callable[[ProgressBar | None], Result]) -> Result:
+    """work(bar), with a progress bar on stderr when it is a terminal (None otherwise)."""
+    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        return work(bar)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 class ProgressBar:
