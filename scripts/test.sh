@@ -81,7 +81,7 @@ if $quick; then
     typecheck || status=1
 else
     .venv/bin/python -m pytest -n 3 --dist loadfile --ignore=tests/browser/test_class_live.py \
-        "$@" || status=$?
+        --ignore=tests/browser/test_concurrency.py "$@" || status=$?
     typecheck || status=1
     if [ "$status" -ne 0 ]; then
         exit "$status"
@@ -91,7 +91,12 @@ else
         # the rest: beside three busy workers a student's page missed steps (1 CI run of 2
         # in session 11), a room's timing, not a wrong result; it passes loaded by two
         # busy-loop processes (3 of 3) and runs here as a class would, on a quiet server.
-        .venv/bin/python -m pytest -p no:xdist -q tests/browser/test_class_live.py
+        # Ten sessions training at once in one Chromium (~5 min beside three workers) is a
+        # load test of the server, so it too runs here, alone: beside the workers one of its
+        # ten pages did not answer a click in 90 s (stop 39's CI), the machine's load, not
+        # the server's.
+        .venv/bin/python -m pytest -p no:xdist -q tests/browser/test_class_live.py \
+            tests/browser/test_concurrency.py
     fi
 fi
 exit "$status"

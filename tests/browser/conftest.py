@@ -149,7 +149,11 @@ def app(blank_page: Page, streamlit_server: Server) -> Page:
     """The app's first page in a new session, trained sample shown; a screenshot if it failed."""
     blank_page.goto(streamlit_server.url)
     wait_until_idle(blank_page)
-    expect(sidebar_tokenizer_input(blank_page)).to_have_value(SAMPLE_TOKENIZER)
+    # a fresh server's first page can draw its text before its widgets on a loaded machine
+    # (a CI run saw the page idle, its sidebar's menu not yet there after 20 s)
+    expect(sidebar_tokenizer_input(blank_page)).to_have_value(
+        SAMPLE_TOKENIZER, timeout=IDLE_SECONDS * 1000
+    )
     return blank_page
 
 
