@@ -164,3 +164,7 @@ def test_a_link_to_a_model_s_run_reopens_it_in_a_new_session() -> None:
     fresh = open_app("tokens", {"run": str(key)})
     assert current_kind(fresh) is RunKind.LOADED_MODEL
     assert tokens_of(fresh, TEXT) == reference_ids("qwen3", TEXT)
+    # named by what it is (never by the uploader's file name), not as one of our runs
+    assert fresh.sidebar.selectbox(key=keys.SIDEBAR_RUN).value == "Real model · 151,669 ids"
+    (summary,) = texts_of(fresh.sidebar.caption)
+    assert summary.startswith("**a real model's tokenizer file** (tokenizer.json) · 151,669 ids")
