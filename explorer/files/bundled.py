@@ -21,7 +21,7 @@ from pathlib import Path
 from explorer.base.arguments import text_argument
 from explorer.encoding.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
 from explorer.encoding.tokenizer import Tokenizer
-from explorer.files.bundled_merges import check_merges_make, rank_tokens, read_merges
+from explorer.files.bundled_merges import check_merges_make, edge_tokens, read_merges
 from explorer.files.imports import make_tokenizer, parse_gpt2, parse_tiktoken
 
 VOCABULARY_DIR = Path(__file__).resolve().parents[2] / "vocabularies"
@@ -207,10 +207,16 @@ def _load(name: str) -> Tokenizer:
 
 def _with_shipped_merges(spec: Bundled, ranks: bytes, merges: bytes) -> Tokenizer:
     """A rank file's Tokenizer from its merges rebuilt once (explorer.files.bundled_merges):
-    ~0.3 s where rebuilding them takes 2-4 s, every merge checked to make its rank's token."""
+    ~0.5 s where rebuilding them takes 2-4 s.
+
+    Both files' sha256 are pinned, and tests/engine/files/test_bundled_merges.py checks that
+    the pinned merges are the ones BPE rebuilds from the pinned ranks, every one; a load
+    checks the count, the single bytes and the last token (decoding all 200,000 tokens of
+    o200k's rank file to check each would cost a quarter of a second more).
+    """
     assert spec.merges_file is not None
     rank_source, merges_source = _sources(spec)[0], f"vocabularies/{spec.merges_file[0]}"
-    tokens = rank_tokens(ranks, rank_source)
+    tokens, count = edge_tokens(ranks, rank_source)
     byte_ids = [0] * 256
     for token_id in range(256):
         byte_ids[tokens[token_id][0]] = token_id
@@ -222,7 +228,7 @@ def _with_shipped_merges(spec: Bundled, ranks: bytes, merges: bytes) -> Tokenize
         rank_source,
         trained=True,
     )
-    check_merges_make(tokenizer.vocab, tokens, merges_source, rank_source)
+    check_merges_make(tokenizer.vocab, tokens, count, merges_source, rank_source)
     return tokenizer
 
 
