@@ -22,7 +22,7 @@ from explorer.base.arguments import text_argument
 from explorer.encoding.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.files.bundled_merges import check_merges_make, edge_tokens, read_merges
-from explorer.files.imports import make_tokenizer, parse_gpt2, parse_tiktoken
+from explorer.files.imports import make_tokenizer, parse_gpt2, parse_tiktoken, rank_byte_ids
 
 VOCABULARY_DIR = Path(__file__).resolve().parents[2] / "vocabularies"
 
@@ -217,14 +217,11 @@ def _with_shipped_merges(spec: Bundled, ranks: bytes, merges: bytes) -> Tokenize
     assert spec.merges_file is not None
     rank_source, merges_source = _sources(spec)[0], f"vocabularies/{spec.merges_file[0]}"
     tokens, count = edge_tokens(ranks, rank_source)
-    byte_ids = [0] * 256
-    for token_id in range(256):
-        byte_ids[tokens[token_id][0]] = token_id
     tokenizer = make_tokenizer(
         read_merges(merges, merges_source),
         spec.pattern,
         spec.special_tokens,
-        byte_ids,
+        rank_byte_ids(tokens),
         rank_source,
         trained=True,
     )

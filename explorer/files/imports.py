@@ -134,13 +134,29 @@ def parse_tiktoken(
     merges, outside = merges_and_outside(
         tokens, where=lambda rank: f"{source}, line {line_of[rank]}"
     )
+    # tiktoken encodes a piece that is a whole token as that token: so do we
+    return make_tokenizer(
+        merges,
+        pattern,
+        special_tokens or {},
+        rank_byte_ids(tokens),
+        source,
+        trained=True,
+        outside=outside,
+    )
+
+
+def rank_byte_ids(tokens: Mapping[int, bytes] | Sequence[bytes]) -> list[int]:
+    """Each byte's id in a rank file whose ranks 0-255 (`tokens[0]` to `tokens[255]`) are
+    the single bytes in its own order: `byte_ids[b]` is the rank of byte b.
+
+    >>> rank_byte_ids([bytes([255 - b]) for b in range(256)])[:2]
+    [255, 254]
+    """
     byte_ids = [0] * 256
     for token_id in range(256):
         byte_ids[tokens[token_id][0]] = token_id
-    # tiktoken encodes a piece that is a whole token as that token: so do we
-    return make_tokenizer(
-        merges, pattern, special_tokens or {}, byte_ids, source, trained=True, outside=outside
-    )
+    return byte_ids
 
 
 def _rank_lines(data: bytes, source: str) -> tuple[list[bytes], dict[int, int]]:

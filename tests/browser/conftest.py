@@ -102,14 +102,13 @@ def warm_up(server: Server, timeout_s: float = 3 * IDLE_SECONDS) -> None:
         async with connected(server.port) as client:
             await client.rerun(timeout=timeout_s)
 
-    worker = threading.Thread(target=lambda: _quietly(lambda: asyncio.run(first_run())))
+    def in_its_own_loop() -> None:
+        with contextlib.suppress(Exception):  # the tests meet the same server and say so
+            asyncio.run(first_run())
+
+    worker = threading.Thread(target=in_its_own_loop)
     worker.start()  # a thread: a worker that ran Playwright has an event loop running
     worker.join(timeout_s + 10)
-
-
-def _quietly(work: Callable[[], object]) -> None:
-    with contextlib.suppress(Exception):  # the tests meet the same server and say what is wrong
-        work()
 
 
 @pytest.hookimpl(wrapper=True)
