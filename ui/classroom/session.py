@@ -56,9 +56,10 @@ from dataclasses import dataclass
 import streamlit as st
 
 from explorer.base.numbers import whole_number_or_none
-from ui.classroom import snapshot
+from ui.classroom import snapshot, stores
 from ui.classroom.model import ClassView, Place, Seat
-from ui.classroom.store import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, ClassStore
+from ui.classroom.rules import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, Limits
+from ui.classroom.stores import ClassStoreLike
 from ui.server.clients import device_address
 from ui.server.lru import SharedLru
 from ui.session import run_store
@@ -87,14 +88,20 @@ SEATS_PER_CLIENT_VARIABLE = "BPE_EXPLORER_SEATS_PER_CLIENT"
 
 
 @st.cache_resource(show_spinner=False)
-def class_store() -> ClassStore:
-    """The one store of this server process, its snapshot beside the runs (when kept)."""
+def class_store() -> ClassStoreLike:
+    """The one store of this server process: in memory, its snapshot beside the runs
+    (when kept), or the Redis that BPE_EXPLORER_REDIS_URL names (ui/classroom/stores.py)."""
     config = run_store.config_from_env()
-    path = config.folder / snapshot.FILE_NAME if config.enabled and config.folder else None
-    return ClassStore(
-        snapshot_path=path,
+    folder = config.folder if config.enabled else None
+    limits = Limits(
         classes_per_client=per_client(os.environ, CLASSES_PER_CLIENT_VARIABLE, CLASSES_PER_CLIENT),
         seats_per_client=per_client(os.environ, SEATS_PER_CLIENT_VARIABLE, SEATS_PER_CLIENT),
+    )
+    return stores.from_env(
+        os.environ,
+        limits=limits,
+        snapshot_path=folder / snapshot.FILE_NAME if folder else None,
+        runs_folder=folder,
     )
 
 

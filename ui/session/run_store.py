@@ -301,6 +301,15 @@ def write_pins(folder: Path, owner: str, keys: set[str]) -> None:
         temporary.unlink(missing_ok=True)
 
 
+def pinned_keys_of(folder: Path, owner: str) -> set[str]:
+    """The keys one owner pinned (an empty set when it pinned none)."""
+    try:
+        text = (folder / f"{owner}{PINS_SUFFIX}").read_text("ascii")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {line for line in text.split() if is_key(line)}
+
+
 def pinned_keys(folder: Path) -> set[str]:
     """Every key some owner pinned in the folder (lines that are not keys are ignored)."""
     keys: set[str] = set()

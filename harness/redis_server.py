@@ -1,0 +1,143 @@
+"""Debian's `redis-server` on a free loopback port, with a password, in a folder of its own.
+
+The class store's tests (tests/app/classroom/) start one, stop it and start it again on
+the same port and folder (a Redis restart; with `aof=True`, every write is on disk before
+it is answered: `--appendonly yes --appendfsync always`):
+
+    server = RedisServer.start(Path("/tmp/redis-test"))
+    print(server.url)   # redis://:PASSWORD@127.0.0.1:PORT/0
+    server.stop(); server.restart(); server.stop()
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.app_server import free_port
+
+REDIS_SERVER = "redis-server"
+MISSING = (
+    "Debian's redis-server is not installed (apt-get install redis-server; "
+    "scripts/test.sh installs it as root)"
+)
+START_SECONDS = 20
+
+
+def installed() -> bool:
+    return shutil.which(REDIS_SERVER) is not None
+
+
+@dataclass
+class RedisServer:
+    """One redis-server process of ours (None while stopped)."""
+
+    folder: Path
+    port: int
+    password: str
+    aof: bool = False
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    @classmethod
+    def start(cls, folder: Path, *, aof: bool = False) -> RedisServer:
+        """A new server on a free port; RuntimeError (with its log) if it does not answer."""
+        folder.mkdir(parents=True, exist_ok=True)
+        server = cls(folder, free_port(), secrets.token_urlsafe(16), aof)
+        server.restart()
+        return server
+
+    @property
+    def url(self) -> str:
+        return f"redis://:{self.password}@127.0.0.1:{self.port}/0"
+
+    def command(self) -> list[str]:
+        persistence = (
+            ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
+            if self.aof
+            else ["--appendonly", "no", "--save", ""]
+        )
+        return [
+            REDIS_SERVER,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--requirepass",
+            self.password,
+            "--dir",
+            str(self.folder),
+            "--logfile",
+            str(self.folder / "redis.log"),
+            "--daemonize",
+            "no",
+            *persistence,
+        ]
+
+    def restart(self) -> None:
+        """Start the process (again, on the same port and folder) and wait until it answers."""
+        if self.process is not None:
+            raise RuntimeError("this redis-server is running already")
+        self.process = subprocess.Popen(
+            self.command(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            if self.answers():
+                return
+            time.sleep(0.05)
+        log = (self.folder / "redis.log").read_text(errors="replace")[-2000:]
+        self.stop()
+        raise RuntimeError(f"redis-server did not answer on port {self.port}:\n{log}")
+
+    def answers(self) -> bool:
+        """Whether it answers PING with PONG (with the password), and is done loading."""
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
+                sock.sendall(_command("AUTH", self.password) + _command("PING"))
+                reply = b""
+                while reply.count(b"\r\n") < 2:
+                    chunk = sock.recv(256)
+                    if not chunk:
+                        return False
+                    reply += chunk
+                return reply.endswith(b"+PONG\r\n")
+        except OSError:
+            return False
+
+    def stop(self, *, kill: bool = False) -> None:
+        """Stop it (SIGTERM, as `redis-cli shutdown` would; `kill`: SIGKILL, a crash)."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _command(*parts: str) -> bytes:
+    """One command in Redis's protocol (RESP).
+
+    >>> _command("PING")
+    b'*1\\r\\n$4\\r\\nPING\\r\\n'
+    """
+    encoded = [part.encode() for part in parts]
+    return f"*{len(encoded)}\r\n".encode() + b"".join(
+        b"$%d\r\n%s\r\n" % (len(part), part) for part in encoded
+    )
