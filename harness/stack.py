@@ -189,3 +189,32 @@ def running_stack(
         yield stack
     finally:
         stop_stack(stack)
+
+
+async def landing_port(stack: Stack, cookie_value: str) -> int | None:
+    """The process a browser holding `bpe_process=cookie_value` lands on now: a session
+    opened through the proxy with that cookie, and the one process with a page open then
+    (None when another page was open meanwhile)."""
+    from harness.ws_client import connected  # websockets: only for who asks this
+
+    ports = stack.app_ports()
+    async with connected(stack.port, cookie=f"bpe_process={cookie_value}") as client:
+        await client.rerun()
+        held = [port for port, count in stack.established(ports).items() if count]
+    return held[0] if len(held) == 1 else None
+
+
+def cookies_for_each_process(stack: Stack, tries: int = 40) -> dict[int, str]:
+    """A `bpe_process` cookie value per process (port -> value), found by trying values
+    one by one while no other page is open (at most `tries`)."""
+    import asyncio
+
+    found: dict[int, str] = {}
+    for index in range(tries):
+        value = f"browser-{index}"
+        port = asyncio.run(landing_port(stack, value))
+        if port is not None:
+            found.setdefault(port, value)
+        if len(found) == len(stack.app_ports()):
+            break
+    return found

@@ -112,7 +112,10 @@ def start_redis(stack: Stack) -> str:
 def app_child(stack: Stack, index: int, env: dict[str, str], options: list[str]) -> Child:
     port = stack.app_ports[index]
     command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py"]
-    command += ["--server.port", str(port), "--server.address", "127.0.0.1", *options]
+    command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
+    # the code as it was at start: N processes polling the source files would cost CPU and
+    # rerun pages mid-lesson when a file is saved (a later option on the line overrides)
+    command += ["--server.fileWatcherType", "none", *options]
     return Child(f"app-{index + 1}", command, stack.state / "logs" / f"app-{index + 1}.log", env)
 
 
@@ -132,7 +135,8 @@ def start_apps(stack: Stack, count: int, redis_url: str, options: list[str]) -> 
 def start_nginx(stack: Stack) -> None:
     prefix = stack.state / "nginx"
     listen = proxy.listen_on(stack.address, stack.port)
-    config = proxy.write_config(prefix, listen, stack.app_ports)
+    servers = [f"127.0.0.1:{port}" for port in stack.app_ports]
+    config = proxy.write_config(prefix, listen, servers)
     stack.nginx = children.start(
         Child("nginx", proxy.command(prefix, config), prefix / "error.log", {**os.environ}), ROOT
     )

@@ -3,10 +3,10 @@
 The template's fields are `{{PREFIX}}` (nginx's own folder: its pid, logs and temp files),
 `{{LISTEN}}` (the address and port browsers open) and `{{SERVERS}}` (one line per
 Streamlit process). Nothing else in the template changes, so what the tests and the bench
-run is what ships.
+run is what ships; deploy/compose.yaml fills it in too (`python -m scripts.stack.proxy`).
 
     >>> template = "listen {{LISTEN}};\\n{{SERVERS}}"
-    >>> text = render(template, Path("/s/nginx"), "127.0.0.1:8501", [9001])
+    >>> text = render(template, Path("/s/nginx"), "127.0.0.1:8501", ["127.0.0.1:9001"])
     >>> print(text)
     listen 127.0.0.1:8501;
             server 127.0.0.1:9001 max_fails=1 fail_timeout=5s;
@@ -25,16 +25,15 @@ FAIL_SECONDS = 5
 TEMP_FOLDERS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
 
-def render(template: str, prefix: Path, listen: str, ports: list[int]) -> str:
-    """The template with its three fields filled in."""
-    servers = "\n".join(
-        f"        server 127.0.0.1:{port} max_fails=1 fail_timeout={FAIL_SECONDS}s;"
-        for port in ports
+def render(template: str, prefix: Path, listen: str, servers: list[str]) -> str:
+    """The template with its three fields filled in (`servers`: each process's host:port)."""
+    lines = "\n".join(
+        f"        server {server} max_fails=1 fail_timeout={FAIL_SECONDS}s;" for server in servers
     )
     return (
         template.replace("{{PREFIX}}", str(prefix))
         .replace("{{LISTEN}}", listen)
-        .replace("{{SERVERS}}", servers)
+        .replace("{{SERVERS}}", lines)
     )
 
 
@@ -47,12 +46,12 @@ def listen_on(address: str, port: int) -> str:
     return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
 
 
-def write_config(prefix: Path, listen: str, ports: list[int]) -> Path:
+def write_config(prefix: Path, listen: str, servers: list[str]) -> Path:
     """nginx's folder made (its temp folders too), the configuration written into it."""
     for name in TEMP_FOLDERS:
         (prefix / "temp" / name).mkdir(parents=True, exist_ok=True)
     config = prefix / "nginx.conf"
-    config.write_text(render(TEMPLATE.read_text(encoding="utf-8"), prefix, listen, ports))
+    config.write_text(render(TEMPLATE.read_text(encoding="utf-8"), prefix, listen, servers))
     return config
 
 
@@ -70,3 +69,23 @@ def command(prefix: Path, config: Path) -> list[str]:
     """nginx in the foreground (`daemon off;` is in the template) on this prefix: its
     error log from the first line on (-e), never the system's /var/log/nginx."""
     return [nginx_binary(), "-p", str(prefix), "-c", str(config), "-e", str(prefix / "error.log")]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m scripts.stack.proxy --listen 0.0.0.0:8080 --prefix /tmp/nginx app-1:8501
+    app-2:8501`: write the configuration and become nginx (deploy/compose.yaml's proxy)."""
+    import argparse
+    import os
+
+    parser = argparse.ArgumentParser(description="nginx in front of the app's processes")
+    parser.add_argument("--listen", required=True, help="address:port browsers open")
+    parser.add_argument("--prefix", type=Path, required=True, help="nginx's own folder")
+    parser.add_argument("servers", nargs="+", help="each Streamlit process's host:port")
+    args = parser.parse_args(argv)
+    config = write_config(args.prefix, args.listen, args.servers)
+    binary, *rest = command(args.prefix, config)
+    os.execv(binary, [binary, *rest])
+
+
+if __name__ == "__main__":
+    main()

@@ -14,7 +14,9 @@ from tests.stack.conftest import require_stack_programs
 
 
 def test_the_shipped_template_is_what_is_filled_in(tmp_path: Path) -> None:
-    text = proxy.render(proxy.TEMPLATE.read_text(), tmp_path, "127.0.0.1:8501", [9001, 9002])
+    text = proxy.render(
+        proxy.TEMPLATE.read_text(), tmp_path, "127.0.0.1:8501", ["127.0.0.1:9001", "127.0.0.1:9002"]
+    )
     assert not re.search(r"{{(PREFIX|LISTEN|SERVERS)}}", text)
     assert "hash $bpe_process consistent;" in text
     assert "server 127.0.0.1:9001 max_fails=1" in text and "server 127.0.0.1:9002 " in text
@@ -25,7 +27,7 @@ def test_the_shipped_template_is_what_is_filled_in(tmp_path: Path) -> None:
 def test_nginx_accepts_the_configuration_and_writes_only_under_its_prefix(tmp_path: Path) -> None:
     require_stack_programs()
     prefix = tmp_path / "nginx"
-    config = proxy.write_config(prefix, "127.0.0.1:1", [9001])
+    config = proxy.write_config(prefix, "127.0.0.1:1", ["127.0.0.1:9001"])
     text = config.read_text()
     settings = [line.split("#", 1)[0] for line in text.splitlines()]
     paths = [w.rstrip(";") for line in settings for w in line.split() if w.startswith("/")]
