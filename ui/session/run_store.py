@@ -40,8 +40,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Mapping
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 

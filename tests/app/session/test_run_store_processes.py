@@ -48,7 +48,7 @@ def _writer(folder: str, number: int, start_at: float, out: Any) -> None:
                 found = store.load(config, other)
                 if found is not None and found != run_of(other):
                     problems.append(f"{other} read back different")
-        except Exception as exc:  # noqa: BLE001 - every failure is reported to the test
+        except Exception as exc:  # every failure is reported to the test
             problems.append(f"{key}: {type(exc).__name__}: {exc}")
     out.put(problems)
 
