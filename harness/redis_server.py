@@ -117,6 +117,12 @@ class RedisServer:
         except OSError:
             return False
 
+    def cpu_seconds(self) -> float:
+        """The CPU time the server has used so far (user + system, from /proc)."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self, *, kill: bool = False) -> None:
         """Stop it (SIGTERM, as `redis-cli shutdown` would; `kill`: SIGKILL, a crash)."""
         process, self.process = self.process, None
