@@ -36,6 +36,14 @@ def warnings_of(app: AppTest) -> list[str]:
     return [str(warning.value) for warning in app.warning]
 
 
+def drawn_parts(app: AppTest) -> int:
+    """The HTML the page draws apart from the class's own parts (the teacher's card, which
+    needs the store): the step's cards, the passage, the pair table."""
+    card = ("class-qr", "Open this link or scan the code")
+    html = [str(element.proto.body) for element in app.main.get("html")]
+    return sum(1 for body in html if not any(mark in body for mark in card))
+
+
 def rerun_until_back(app: AppTest) -> None:
     """Rerun the page until the store tries Redis again (RETRY_SECONDS after it failed)."""
     deadline = time.monotonic() + redis_store.RETRY_SECONDS + 10
@@ -59,10 +67,12 @@ def test_a_class_in_redis_survives_redis_stopping(shared_classes: RedisServer) -
     teacher.button(key=keys.ANIMATE_NEXT).click().run()
     student.run()
     assert student.session_state[keys.ANIMATE_STEP] == 1
+    drawn = {id(app): drawn_parts(app) for app in (student, teacher)}
 
     shared_classes.stop()
     for app in (student, teacher):
         app.run()
+        assert drawn_parts(app) == drawn[id(app)]  # the step's own parts are all there
         assert not app.exception, app.exception
         said = [text for text in warnings_of(app) if OUT_OF_REACH in text]
         assert len(said) == 1, warnings_of(app)  # one sentence, however many parts met it

@@ -35,8 +35,11 @@ from ui.views.token_text import pair_text
 def question_open() -> bool:
     """Whether this session's class has a question not yet revealed (the pair table,
     whose counts give the answer away, waits meanwhile, on the projector too)."""
-    code = _code()
-    view = classroom.class_store().view(code) if code else None
+    try:
+        code = _code()
+        view = classroom.class_store().view(code) if code else None
+    except ClassesUnavailable:  # not known: the run's veil (kept from the last look) holds
+        return False
     return bool(view and view.question and not view.question.revealed)
 
 
