@@ -27,6 +27,8 @@ where a class lives and how a change stays whole when processes race:
     ('bpe:class:ABC23:version', 'bpe:class:ABC23:room')
     >>> redacted("redis://:hunter2@127.0.0.1:6390/0")
     'redis://:***@127.0.0.1:6390/0'
+    >>> redacted("unix:///run/redis.sock?db=0&password=hunter2")
+    'unix:///run/redis.sock?db=0&password=***'
 """
 
 from __future__ import annotations
@@ -35,13 +37,14 @@ import functools
 import json
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import redis
 from redis.backoff import NoBackoff
@@ -119,13 +122,20 @@ def class_keys(prefix: str, code: str) -> tuple[str, str, str, str, str]:
 
 
 def redacted(url: str) -> str:
-    """The Redis URL as a log line may show it: never its password."""
+    """The Redis URL as a log line may show it: never its password (in the address or,
+    for a unix socket, in the query)."""
+    url = re.sub(r"(//[^/@:]*:)[^/]*@", r"\1***@", url)
+    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", url)
+
+
+def has_password(url: str) -> bool:
+    """
+    >>> has_password("redis://:pw@127.0.0.1:6379/0"), has_password("redis://127.0.0.1/0")
+    (True, False)
+    """
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    netloc = f"{user}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    in_query = any(name.lower() == "password" for name, _ in parse_qsl(parts.query))
+    return bool(parts.password) or in_query
 
 
 def connect(url: str) -> redis.Redis:
