@@ -17,7 +17,7 @@ import pytest
 import redis
 
 from harness.redis_server import RedisServer
-from tests.app.classroom.conftest import redis_store
+from tests.app.classroom.conftest import redis_store, require_redis
 from ui.classroom import codes
 from ui.classroom import redis_store as backend
 from ui.classroom.model import Place
@@ -259,6 +259,20 @@ def test_a_wrong_password_is_one_error_and_never_said(
     with pytest.raises(ClassesUnavailable):
         store.start(RUN, "r")
     assert "not-the-password" not in caplog.text and redis_server.password not in caplog.text
+
+
+def test_a_redis_on_a_unix_socket_with_a_password(tmp_path: Path) -> None:
+    require_redis()
+    server = RedisServer.start(tmp_path / "r", unix=True)  # no TCP port at all
+    try:
+        store = from_env({"BPE_EXPLORER_REDIS_URL": server.url}, limits=Limits())
+        teacher = store.start(RUN, "r")
+        assert store.version(teacher.code) == 1
+        wrong = server.url.replace(server.password, "not-it")
+        with pytest.raises(ClassesUnavailable):
+            from_env({"BPE_EXPLORER_REDIS_URL": wrong}, limits=Limits()).view(teacher.code)
+    finally:
+        server.stop()
 
 
 def test_pins_follow_the_shared_classes(redis_server: RedisServer, tmp_path: Path) -> None:
