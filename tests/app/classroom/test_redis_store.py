@@ -103,6 +103,27 @@ def test_the_backend_is_picked_by_one_variable(redis_server: RedisServer) -> Non
     assert shared.view(teacher.code) is None
 
 
+def test_a_view_is_read_once_a_version_and_never_older_than_a_second(
+    redis_server: RedisServer,
+) -> None:
+    prefix = f"views-{secrets.token_hex(4)}:"
+    here, there = redis_store(redis_server.url, prefix), redis_store(redis_server.url, prefix)
+    teacher = here.start(RUN, "r")
+    first = here.view(teacher.code)
+    assert first is not None and first.students == 0
+    there.join(teacher.code, "Ada")  # another process: no new version
+    assert here.view(teacher.code) is first  # the same version, read lately: kept
+    there.move(teacher.code, teacher.secret, Place(step=5))  # a new version: read again
+    moved = here.view(teacher.code)
+    assert moved is not None and moved.place.step == 5 and moved.students == 1
+    there.join(teacher.code, "Bo")
+    time.sleep(backend.VIEW_FRESH_SECONDS + 0.1)
+    later = here.view(teacher.code)
+    assert later is not None and later.students == 2  # at most a second late
+    here.join(teacher.code, "Cy")  # a change through this store: at once
+    assert here.view(teacher.code).students == 3  # type: ignore[union-attr]
+
+
 # --- two processes at once ---------------------------------------------------------------
 
 
