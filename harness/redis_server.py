@@ -43,18 +43,27 @@ class RedisServer:
     port: int
     password: str
     aof: bool = False
+    unix: bool = False  # a unix socket in the folder instead of a TCP port
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @classmethod
-    def start(cls, folder: Path, *, aof: bool = False) -> RedisServer:
-        """A new server on a free port; RuntimeError (with its log) if it does not answer."""
+    def start(cls, folder: Path, *, aof: bool = False, unix: bool = False) -> RedisServer:
+        """A new server on a free port (or a unix socket); RuntimeError (with its log) if
+        it does not answer."""
         folder.mkdir(parents=True, exist_ok=True)
-        server = cls(folder, free_port(), secrets.token_urlsafe(16), aof)
+        port = 0 if unix else free_port()
+        server = cls(folder, port, secrets.token_urlsafe(16), aof, unix)
         server.restart()
         return server
 
     @property
+    def socket_path(self) -> Path:
+        return self.folder / "redis.sock"
+
+    @property
     def url(self) -> str:
+        if self.unix:
+            return f"unix://{self.socket_path}?password={self.password}&db=0"
         return f"redis://:{self.password}@127.0.0.1:{self.port}/0"
 
     def command(self) -> list[str]:
@@ -71,6 +80,11 @@ class RedisServer:
             str(self.port),
             "--requirepass",
             self.password,
+            *(
+                ["--unixsocket", str(self.socket_path), "--unixsocketperm", "700"]
+                if self.unix
+                else []
+            ),
             "--dir",
             str(self.folder),
             "--logfile",
@@ -105,7 +119,7 @@ class RedisServer:
     def answers(self) -> bool:
         """Whether it answers PING with PONG (with the password), and is done loading."""
         try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
+            with self._connection() as sock:
                 sock.sendall(_command("AUTH", self.password) + _command("PING"))
                 reply = b""
                 while reply.count(b"\r\n") < 2:
@@ -116,6 +130,24 @@ class RedisServer:
                 return reply.endswith(b"+PONG\r\n")
         except OSError:
             return False
+
+    def _connection(self) -> socket.socket:
+        if not self.unix:
+            return socket.create_connection(("127.0.0.1", self.port), timeout=1)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(1)
+        try:
+            sock.connect(str(self.socket_path))
+        except OSError:
+            sock.close()
+            raise
+        return sock
+
+    def cpu_seconds(self) -> float:
+        """The CPU time the server has used so far (user + system, from /proc)."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self, *, kill: bool = False) -> None:
         """Stop it (SIGTERM, as `redis-cli shutdown` would; `kill`: SIGKILL, a crash)."""

@@ -27,14 +27,22 @@ if ! $quick || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     echo "$wanted" >"$stamp"
 fi
 
-# the browser tests drive Debian's chromium (without it they skip, or fail under CI=true)
-if ! $quick && ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
-    && [ "$(id -u)" = 0 ]; then
-    echo "Installing Debian's chromium for the browser tests (apt-get install chromium)"
+# Debian's packages some tests drive: chromium (the browser tests), redis-server (the class
+# store's Redis backend, tests/app/classroom) and nginx (the proxy of run.sh --processes).
+# Without one, its tests skip, or fail under CI=true. RUNLEVEL=1: installing them starts
+# no service (the tests start their own, on free loopback ports, and stop them).
+debs=()
+command -v redis-server >/dev/null 2>&1 || debs+=(redis-server)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || debs+=(nginx)
+if ! $quick && ! command -v chromium >/dev/null 2>&1; then
+    debs+=(chromium)
+fi
+if [ "${#debs[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "Installing Debian's ${debs[*]} for the tests (apt-get install ${debs[*]})"
     if ! { apt-get -o DPkg::Lock::Timeout=300 update -qq \
-        && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
-            chromium; } >/dev/null 2>&1; then
-        echo "Could not install chromium; the browser tests will say so" >&2
+        && RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
+            install -y -qq "${debs[@]}"; } >/dev/null 2>&1; then
+        echo "Could not install ${debs[*]}; the tests that need them will say so" >&2
     fi
 fi
 

@@ -18,7 +18,8 @@ where a class lives and how a change stays whole when processes race:
   what changed in MULTI/EXEC; a change by another process meanwhile makes it start again.
   The hot paths are single Lua scripts: a seat's poll, and an answer (HSETNX: one answer
   per seat however many processes race). Presence (`:seen`) is written outside the
-  watched keys, so sixty polls a second do not make a teacher's step start again.
+  watched keys, so sixty polls a second do not make a teacher's step start again, and at
+  most every SEEN_EVERY_SECONDS a seat: most polls write nothing (nothing to fsync).
 - Redis out of reach: every operation raises `ClassesUnavailable` (one sentence for the
   page), after at most one short attempt; for RETRY_SECONDS after a failure operations
   fail at once without trying. The client reconnects by itself when Redis is back.
@@ -27,6 +28,8 @@ where a class lives and how a change stays whole when processes race:
     ('bpe:class:ABC23:version', 'bpe:class:ABC23:room')
     >>> redacted("redis://:hunter2@127.0.0.1:6390/0")
     'redis://:***@127.0.0.1:6390/0'
+    >>> redacted("unix:///run/redis.sock?db=0&password=hunter2")
+    'unix:///run/redis.sock?db=0&password=***'
 """
 
 from __future__ import annotations
@@ -35,13 +38,14 @@ import functools
 import json
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import redis
 from redis.backoff import NoBackoff
@@ -67,7 +71,15 @@ PINS_OWNER = "classes"
 RETRY_SECONDS = 2.0  # after Redis did not answer, fail at once for this long
 MAX_TRIES = 200  # a change that other processes' changes keep interrupting gives up
 SOCKET_SECONDS = 2.0
+# a seat's poll writes `seen` at most this often (who is here counts 30 s: PRESENT_SECONDS),
+# so sixty students polling every 0.75 s are 12 writes a second, not 80
+SEEN_EVERY_SECONDS = 5.0
 PINS_CHECK_SECONDS = 5.0
+# a class's view, read whole, serves this process's pages while its version stands, for
+# this long: sixty students who see a new version within a second cost one read of the
+# class, not sixty; what changes without a new version (how many joined or are here, a
+# new nickname) is at most this late. A change through this store forgets it at once.
+VIEW_FRESH_SECONDS = 1.0
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -81,13 +93,19 @@ return {version, redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]),
         redis.call('HGETALL', KEYS[4]), redis.call('HGETALL', KEYS[5]),
         redis.call('PTTL', KEYS[1])}
 """
-# KEYS: version, students, seen; ARGV: seat, when -> the version, or nil (no class, no seat)
+# KEYS: version, students, seen; ARGV: seat, when (0: left), how stale `seen` may get
+# -> the version, or nil (no class, no seat). A poll writes only when the seat's `seen` is
+# older than that: most polls are reads, which the AOF never logs nor fsyncs
 SEEN = """
 local version = redis.call('GET', KEYS[1])
 if not version or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then return false end
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
+local when = tonumber(ARGV[2])
+local seen = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0') or 0
+if when == 0 or when - seen >= tonumber(ARGV[3]) then
+    redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+    local ttl = redis.call('PTTL', KEYS[1])
+    if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
+end
 return version
 """
 # KEYS: version, room, students, answers, seen; ARGV: seat, option, now, ttl ms -> 1: counted
@@ -119,13 +137,20 @@ def class_keys(prefix: str, code: str) -> tuple[str, str, str, str, str]:
 
 
 def redacted(url: str) -> str:
-    """The Redis URL as a log line may show it: never its password."""
+    """The Redis URL as a log line may show it: never its password (in the address or,
+    for a unix socket, in the query)."""
+    url = re.sub(r"(//[^/@:]*:)[^/]*@", r"\1***@", url)
+    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", url)
+
+
+def has_password(url: str) -> bool:
+    """
+    >>> has_password("redis://:pw@127.0.0.1:6379/0"), has_password("redis://127.0.0.1/0")
+    (True, False)
+    """
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    netloc = f"{user}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    in_query = any(name.lower() == "password" for name, _ in parse_qsl(parts.query))
+    return bool(parts.password) or in_query
 
 
 def connect(url: str) -> redis.Redis:
@@ -182,6 +207,8 @@ class RedisClassStore:
         self.down_until = float("-inf")
         self._pins_checked = float("-inf")
         self._pins_lock = threading.Lock()
+        self._views: dict[str, tuple[int, float, ClassView]] = {}  # code: version, when, view
+        self._views_lock = threading.Lock()
         self._read = client.register_script(READ)
         self._seen = client.register_script(SEEN)
         self._answer = client.register_script(ANSWER)
@@ -207,15 +234,37 @@ class RedisClassStore:
         if seat is None:
             found = self._redis.get(keys[0])
         else:
-            found = self._seen(keys=[keys[0], keys[2], keys[4]], args=[seat, self._clock()])
+            args: list[str | float] = [seat, repr(self._clock()), SEEN_EVERY_SECONDS]
+            found = self._seen(keys=[keys[0], keys[2], keys[4]], args=args)
         return None if found is None else int(found)
 
     @reaching
     def view(self, code: str) -> ClassView | None:
+        """What every member may see: one GET while this process read it lately at this
+        version (VIEW_FRESH_SECONDS), else the whole class read once."""
+        if not codes.is_code(code):
+            return None
+        version = self._redis.get(class_keys(self._prefix, code)[0])
+        if version is None:
+            return None
+        now = time.monotonic()
+        with self._views_lock:
+            kept = self._views.get(code)
+        if kept is not None and kept[0] == int(version) and now - kept[1] < VIEW_FRESH_SECONDS:
+            return kept[2]
         room = self._load(code)
         if room is None:
             return None
-        return view_of(room, self._clock() - rules.PRESENT_SECONDS)
+        view = view_of(room, self._clock() - rules.PRESENT_SECONDS)
+        with self._views_lock:
+            if len(self._views) > 4 * self.limits.max_classes:  # classes that ended
+                self._views.clear()
+            self._views[code] = (view.version, now, view)
+        return view
+
+    def _forget_view(self, code: str) -> None:
+        with self._views_lock:
+            self._views.pop(code, None)
 
     @reaching
     def hidden_steps(self, teaches: str | None, seat: Seat | None) -> dict[str, int]:
@@ -366,7 +415,8 @@ class RedisClassStore:
     def leave(self, code: str, seat: str) -> None:
         if codes.is_code(code):
             keys = class_keys(self._prefix, code)
-            self._seen(keys=[keys[0], keys[2], keys[4]], args=[seat, "0"])
+            self._seen(keys=[keys[0], keys[2], keys[4]], args=[seat, "0", 0])
+            self._forget_view(code)
 
     @reaching
     def rename(self, code: str, seat: str, nickname: str) -> str | None:
@@ -384,6 +434,7 @@ class RedisClassStore:
             keys=list(class_keys(self._prefix, code)),
             args=[seat, option, repr(self._clock()), ttl],
         )
+        self._forget_view(code)
         return bool(counted)
 
     @reaching
@@ -453,6 +504,7 @@ class RedisClassStore:
                     elif room is not None:
                         self._write(pipe, before, room, int(raw[5]))
                     pipe.execute()
+                    self._forget_view(code)  # this process's next view reads the change
                     return result
                 except redis.WatchError:
                     _pause()

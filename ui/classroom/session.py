@@ -48,17 +48,19 @@ A session's part is typed, read and written through the accessors here: `teachin
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import ParamSpec
 
 import streamlit as st
 
 from explorer.base.numbers import whole_number_or_none
 from ui.classroom import snapshot, stores
 from ui.classroom.model import ClassView, Place, Seat
-from ui.classroom.rules import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, Limits
+from ui.classroom.rules import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, ClassesUnavailable, Limits
 from ui.classroom.stores import ClassStoreLike
 from ui.server.clients import device_address
 from ui.server.lru import SharedLru
@@ -81,6 +83,7 @@ TEACHER_POLL_SECONDS = 1.0  # the teacher's live count of answers
 CLASS_PARAM, SEAT_PARAM = "class", "seat"
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 
 CLASSES_PER_CLIENT_VARIABLE = "BPE_EXPLORER_CLASSES_PER_CLIENT"
@@ -183,6 +186,22 @@ def seat() -> Seat | None:
 
 def notice(text: str) -> None:
     st.session_state[keys.CLASS_NOTICE] = text
+
+
+def reachable(callback: Callable[P, None]) -> Callable[P, None]:
+    """A button's callback that needs the class store: while a shared store is out of
+    reach (ClassesUnavailable), the press does nothing and the page says so, in one
+    sentence, instead of Streamlit's traceback."""
+
+    @functools.wraps(callback)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            callback(*args, **kwargs)
+        except ClassesUnavailable as exc:
+            log.warning("%s: %s", callback.__name__, exc)
+            notice(str(exc))
+
+    return wrapper
 
 
 def open_class_run(view: ClassView) -> bool:

@@ -13,6 +13,7 @@ Redis; unset or empty, memory, exactly as before it existed.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +24,8 @@ from ui.classroom.store import ClassStore
 
 REDIS_URL_VARIABLE = "BPE_EXPLORER_REDIS_URL"
 REDIS_PREFIX_VARIABLE = "BPE_EXPLORER_REDIS_PREFIX"
+
+log = logging.getLogger(__name__)
 
 
 class ClassStoreLike(Protocol):
@@ -91,6 +94,8 @@ def from_env(
         )
     from ui.classroom import redis_store  # subtle: only a shared store needs the client
 
+    if not redis_store.has_password(url):
+        log.warning("%s names a Redis without a password: give it one", REDIS_URL_VARIABLE)
     prefix = environ.get(REDIS_PREFIX_VARIABLE, "").strip() or redis_store.PREFIX
     return redis_store.RedisClassStore(
         redis_store.connect(url), prefix=prefix, runs_folder=runs_folder, limits=limits

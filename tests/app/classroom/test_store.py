@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.classroom.conftest import StoreMaker
 from ui.classroom import codes
 from ui.classroom.model import Place
-from tests.app.classroom.conftest import StoreMaker
 from ui.classroom.store import (
     IDLE_SECONDS,
     UNTAUGHT_SECONDS,
@@ -334,7 +334,9 @@ def test_a_full_class_gives_a_long_gone_seat_to_a_newcomer(make_store: StoreMake
     assert not store.seated(teacher.code, gone.seat) and store.seated(teacher.code, here.seat)
 
 
-def test_an_open_question_hides_its_merge_from_all_but_who_may_see_it(make_store: StoreMaker) -> None:
+def test_an_open_question_hides_its_merge_from_all_but_who_may_see_it(
+    make_store: StoreMaker,
+) -> None:
     store = make_store()
     teacher = store.start(RUN, "r")
     ada, bo = store.join(teacher.code, "Ada"), store.join(teacher.code, "Bo")
