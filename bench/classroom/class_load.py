@@ -254,6 +254,7 @@ def report(
         print(
             f"  student {s.index} missed steps: the teacher's {sorted(lesson.accepted)}, "
             f"shown {sorted(s.seen)}{', dropped and back' if s.back_s is not None else ''}"
+            f"{'; its page said it stepped away' if s.away else ''}"
         )
     median = statistics.median(lags) if lags else math.nan
     print(

@@ -49,6 +49,7 @@ class Student:
     back_s: float | None = None  # from then to following again
     same_seat: bool = False  # back under the same name, from the same seat token
     query: str = ""  # the page's URL query, as the server set it (class= and seat=)
+    away: int = 0  # polls whose page said "You stepped away" (the page no longer follows)
 
 
 @dataclass
@@ -94,6 +95,7 @@ async def answer(client: StreamlitClient, run: ScriptRun, student: Student) -> N
 
 RECONNECT_SECONDS = 60  # a dropped student's tries to come back, then it gives up
 AS_NAME = re.compile(r"class \w+ as (.+)$")
+SLIDER_PARAM = re.compile(r"(?<![^&?])animate_step=\d+")
 
 
 async def attend(port: int, lesson: Lesson, student: Student) -> None:
@@ -120,7 +122,24 @@ async def attend(port: int, lesson: Lesson, student: Student) -> None:
 
 
 def student_query(lesson: Lesson, student: Student) -> str:
-    return student.query or f"class={lesson.code}"
+    """The query a browser's page reconnects with: its URL's, the step slider's parameter
+    as the page shows it (a browser keeps the URL of a widget bound to it in step with the
+    widget; this client keeps only the query the server sent, which a follow of the step's
+    fragment alone leaves at an older step).
+
+    >>> lesson, student = Lesson("K7MQ3", 0.0), Student(0)
+    >>> student_query(lesson, student)
+    'class=K7MQ3'
+    >>> student.query, student.seen = "class=K7MQ3&seat=s1&animate_step=1", {1: 0.0, 4: 1.0}
+    >>> student_query(lesson, student)
+    'class=K7MQ3&seat=s1&animate_step=4'
+    """
+    if not student.query:
+        return f"class={lesson.code}"
+    shown = max(student.seen, default=None)
+    if shown is None:
+        return student.query
+    return SLIDER_PARAM.sub(f"animate_step={shown}", student.query)
 
 
 async def follow(
@@ -154,6 +173,7 @@ async def follow(
             run = await poll(client, spy.fragment)
             student.polls += 1
             student.query = client.query_string
+            student.away += bool(run.text_with("You stepped away"))
             if run.texts:  # the class moved: the page, or its step's fragment alone, drawn
                 student.fragment_follows += bool(run.fragment_ids)
                 student.page_follows += not run.fragment_ids
