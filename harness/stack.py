@@ -206,13 +206,16 @@ async def landing_port(stack: Stack, cookie_value: str) -> int | None:
 
 def cookies_for_each_process(stack: Stack, tries: int = 40) -> dict[int, str]:
     """A `bpe_process` cookie value per process (port -> value), found by trying values
-    one by one while no other page is open (at most `tries`)."""
+    one by one while no other page is open (at most `tries`). Each try's event loop runs
+    in a thread of its own: a caller's thread may have one running (Playwright's)."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     found: dict[int, str] = {}
     for index in range(tries):
         value = f"browser-{index}"
-        port = asyncio.run(landing_port(stack, value))
+        with ThreadPoolExecutor(1) as pool:
+            port = pool.submit(asyncio.run, landing_port(stack, value)).result()
         if port is not None:
             found.setdefault(port, value)
         if len(found) == len(stack.app_ports()):
