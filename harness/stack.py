@@ -195,10 +195,11 @@ async def landing_port(stack: Stack, cookie_value: str) -> int | None:
     """The process a browser holding `bpe_process=cookie_value` lands on now: a session
     opened through the proxy with that cookie, and the one process with a page open then
     (None when another page was open meanwhile)."""
-    from harness.ws_client import connected  # websockets: only for who asks this
+    from harness.ws_client import StreamlitClient, connected  # websockets: for who asks
 
     ports = stack.app_ports()
-    async with connected(stack.port, cookie=f"bpe_process={cookie_value}") as client:
+    cookie = f"bpe_process={cookie_value}"
+    async with connected(stack.port, StreamlitClient, cookie=cookie) as client:
         await client.rerun()
         held = [port for port, count in stack.established(ports).items() if count]
     return held[0] if len(held) == 1 else None

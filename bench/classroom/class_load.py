@@ -48,7 +48,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-import os
 import re
 import statistics
 import tempfile
@@ -307,7 +306,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         env = {"BPE_EXPLORER_RUNS_DIR": str(Path(folder) / "runs")}
         if args.processes:
-            os.environ.pop("BPE_EXPLORER_REDIS_URL", None)  # the stack's own, as run.sh's
+            env["BPE_EXPLORER_REDIS_URL"] = ""  # the stack's own Redis, as run.sh starts it
             with running_stack(Path(folder) / "stack", args.processes, env) as stack:
                 args.stack = stack
                 print(asyncio.run(teach(processes.StackMeter(stack), args)))

@@ -168,6 +168,8 @@ def supervise(stack: Stack, redis_url: str, options: list[str]) -> int:
     env = children.environment(
         BPE_EXPLORER_REDIS_URL=redis_url, BPE_EXPLORER_PROXY_ADDRESS=PROXY_ADDRESS
     )
+    started = [time.monotonic()] * len(stack.apps)
+    quick_ends = [0] * len(stack.apps)  # ends in a row within a minute of a start
     while True:
         time.sleep(0.5)
         for vital in (stack.nginx, stack.redis):
@@ -175,12 +177,21 @@ def supervise(stack: Stack, redis_url: str, options: list[str]) -> int:
                 print(f"{vital.name} ended; stopping the stack (its log: {vital.log})")
                 return 1
         for index, app in enumerate(stack.apps):
-            if not app.running():
-                code = app.process.returncode if app.process else None
-                print(f"{app.name} ended (exit code {code}); starting it again", flush=True)
-                time.sleep(RESTART_PAUSE_SECONDS)
-                stack.apps[index] = children.start(app_child(stack, index, env, options), ROOT)
-                write_record(stack)
+            if app.running():
+                continue
+            code = app.process.returncode if app.process else None
+            quick = time.monotonic() - started[index] < 60
+            quick_ends[index] = quick_ends[index] + 1 if quick else 0
+            pause = min(30.0, RESTART_PAUSE_SECONDS * 2 ** quick_ends[index])
+            print(
+                f"{app.name} ended (exit code {code}); starting it again in {pause:.0f} s "
+                f"(its log: {app.log})",
+                flush=True,
+            )
+            time.sleep(pause)  # a process that cannot start is not started 2 times a second
+            stack.apps[index] = children.start(app_child(stack, index, env, options), ROOT)
+            started[index] = time.monotonic()
+            write_record(stack)
 
 
 def raise_interrupt(signum: int, frame: object) -> None:

@@ -52,14 +52,13 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     require_chromium()
     require_stack_programs()
     folder = tmp_path_factory.mktemp("class-processes")
-    env = {"BPE_EXPLORER_RUNS_DIR": str(folder / "runs"), "BPE_EXPLORER_PRELOAD": "0"}
-    saved = os.environ.pop("BPE_EXPLORER_REDIS_URL", None)  # the stack's own Redis
-    try:
-        with running_stack(folder / "state", 3, env) as running:
-            yield running
-    finally:
-        if saved is not None:
-            os.environ["BPE_EXPLORER_REDIS_URL"] = saved
+    env = {
+        "BPE_EXPLORER_RUNS_DIR": str(folder / "runs"),
+        "BPE_EXPLORER_PRELOAD": "0",
+        "BPE_EXPLORER_REDIS_URL": "",  # the stack's own Redis, whatever this environment names
+    }
+    with running_stack(folder / "state", 3, env) as running:
+        yield running
 
 
 def on_process(browser: Browser, stack: Stack, cookie: str, dialogs: list[str]) -> Page:

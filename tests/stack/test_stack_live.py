@@ -21,7 +21,9 @@ from harness.ws_client import connected
 from tests.stack.conftest import require_stack_programs
 
 ROOT = Path(__file__).resolve().parents[2]
-QUIET = {"BPE_EXPLORER_PRELOAD": "0"}  # no GPT vocabularies loaded in each process
+# no GPT vocabularies loaded in each process; the stack's own Redis, whatever this
+# environment names (an empty BPE_EXPLORER_REDIS_URL is none)
+QUIET = {"BPE_EXPLORER_PRELOAD": "0", "BPE_EXPLORER_REDIS_URL": ""}
 WAIT_SECONDS = 60
 
 
@@ -33,7 +35,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         pytest.skip("scripts/run.sh needs the project's .venv (bash scripts/test.sh makes it)")
     folder = tmp_path_factory.mktemp("stack")
     env = {**QUIET, "BPE_EXPLORER_RUNS_DIR": str(folder / "runs")}
-    env.pop("BPE_EXPLORER_REDIS_URL", None)
     with running_stack(folder / "state", 2, env, run_sh=True) as running:
         yield running
 
@@ -104,7 +105,6 @@ def test_a_killed_process_hands_its_browsers_to_a_live_one(stack: Stack) -> None
 def test_stopping_leaves_no_process_behind(tmp_path: Path, how: str) -> None:
     require_stack_programs()
     env = {**QUIET, "BPE_EXPLORER_RUNS_DIR": str(tmp_path / "runs")}
-    env.pop("BPE_EXPLORER_REDIS_URL", None)
     stack = start_stack(tmp_path / "state", 1, env)
     try:
         family = stack.family()
