@@ -401,10 +401,10 @@ class RedisClassStore:
     def _codes(self) -> set[str]:
         return {str(code) for code in self._redis.smembers(self._index) if codes.is_code(str(code))}
 
-    def _load(self, code: str, client: Any = None) -> ClassRecord | None:
+    def _load(self, code: str) -> ClassRecord | None:
         if not codes.is_code(code):
             return None
-        raw = self._read(keys=list(class_keys(self._prefix, code)), client=client)
+        raw = self._read(keys=list(class_keys(self._prefix, code)))
         return None if raw is None else record_of(code, raw)
 
     def _rooms(self, found: Iterable[str]) -> dict[str, ClassRecord]:
