@@ -24,12 +24,7 @@ where a class lives and how a change stays whole when processes race:
   page), after at most one short attempt; for RETRY_SECONDS after a failure operations
   fail at once without trying. The client reconnects by itself when Redis is back.
 
-    >>> class_keys("bpe:", "ABC23")[:2]
-    ('bpe:class:ABC23:version', 'bpe:class:ABC23:room')
-    >>> redacted("redis://:hunter2@127.0.0.1:6390/0")
-    'redis://:***@127.0.0.1:6390/0'
-    >>> redacted("unix:///run/redis.sock?db=0&password=hunter2")
-    'unix:///run/redis.sock?db=0&password=***'
+The keys, the scripts and a record's fields are redis_records.py's.
 """
 
 from __future__ import annotations
@@ -38,14 +33,11 @@ import functools
 import json
 import logging
 import random
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
-from urllib.parse import parse_qsl, urlsplit
 
 import redis
 from redis.backoff import NoBackoff
@@ -56,15 +48,28 @@ from ui.classroom.model import (
     ClassRecord,
     ClassView,
     Place,
-    QuestionRecord,
     RosterRow,
     Seat,
-    StudentRecord,
     Tally,
+)
+from ui.classroom.redis_records import (
+    ANSWER,
+    READ,
+    SEEN,
+    SET_IF_LIVE,
+    Fields,
+    class_keys,
+    fields_of,
+    has_password,
+    question_of,
+    record_of,
+    redacted,
 )
 from ui.classroom.rules import ClassError, ClassesUnavailable, Limits, Teacher
 from ui.classroom.shown import view_of
 from ui.session import run_store
+
+__all__ = ["PREFIX", "RedisClassStore", "connect", "has_password", "redacted"]
 
 PREFIX = "bpe:"
 PINS_OWNER = "classes"
@@ -84,73 +89,6 @@ VIEW_FRESH_SECONDS = 1.0
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
-
-# KEYS: version, room, students, answers, seen -> nil, or the class's parts and its TTL
-READ = """
-local version = redis.call('GET', KEYS[1])
-if not version then return false end
-return {version, redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]),
-        redis.call('HGETALL', KEYS[4]), redis.call('HGETALL', KEYS[5]),
-        redis.call('PTTL', KEYS[1])}
-"""
-# KEYS: version, students, seen; ARGV: seat, when (0: left), how stale `seen` may get
-# -> the version, or nil (no class, no seat). A poll writes only when the seat's `seen` is
-# older than that: most polls are reads, which the AOF never logs nor fsyncs
-SEEN = """
-local version = redis.call('GET', KEYS[1])
-if not version or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then return false end
-local when = tonumber(ARGV[2])
-local seen = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0') or 0
-if when == 0 or when - seen >= tonumber(ARGV[3]) then
-    redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-    local ttl = redis.call('PTTL', KEYS[1])
-    if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
-end
-return version
-"""
-# KEYS: version, room, students, answers, seen; ARGV: seat, option, now, ttl ms -> 1: counted
-ANSWER = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local question = redis.call('HMGET', KEYS[2], 'options', 'revealed')
-local options = tonumber(question[1])
-if not options or options < 2 or question[2] ~= '0' then return 0 end
-if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 0 then return 0 end
-local option = tonumber(ARGV[2])
-if not option or option < 0 or option >= options then return 0 end
-if redis.call('HSETNX', KEYS[4], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], 'last_active', ARGV[3])
-for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
-return 1
-"""
-# KEYS: version, room; ARGV: field, value -> set only while the class lives
-SET_IF_LIVE = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-return 1
-"""
-
-
-def class_keys(prefix: str, code: str) -> tuple[str, str, str, str, str]:
-    """A class's keys: version, room, students, answers, seen (`code` already checked)."""
-    base = f"{prefix}class:{code}:"
-    return (f"{base}version", f"{base}room", f"{base}students", f"{base}answers", f"{base}seen")
-
-
-def redacted(url: str) -> str:
-    """The Redis URL as a log line may show it: never its password (in the address or,
-    for a unix socket, in the query)."""
-    url = re.sub(r"(//[^/@:]*:)[^/]*@", r"\1***@", url)
-    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", url)
-
-
-def has_password(url: str) -> bool:
-    """
-    >>> has_password("redis://:pw@127.0.0.1:6379/0"), has_password("redis://127.0.0.1/0")
-    (True, False)
-    """
-    parts = urlsplit(url)
-    in_query = any(name.lower() == "password" for name, _ in parse_qsl(parts.query))
-    return bool(parts.password) or in_query
 
 
 def connect(url: str) -> redis.Redis:
@@ -283,7 +221,7 @@ class RedisClassStore:
             if run_key is None:
                 gone.append(code)
                 continue
-            record = _question(question, revealed, {})
+            record = question_of(question, revealed, {})
             if record is not None and seat is not None and seat.code == code and answered:
                 record.answers[seat.seat] = 0
             questions.append((code, run_key, record))
@@ -463,11 +401,11 @@ class RedisClassStore:
     def _codes(self) -> set[str]:
         return {str(code) for code in self._redis.smembers(self._index) if codes.is_code(str(code))}
 
-    def _load(self, code: str, client: Any = None) -> ClassRecord | None:
+    def _load(self, code: str) -> ClassRecord | None:
         if not codes.is_code(code):
             return None
-        raw = self._read(keys=list(class_keys(self._prefix, code)), client=client)
-        return None if raw is None else _record(code, raw)
+        raw = self._read(keys=list(class_keys(self._prefix, code)))
+        return None if raw is None else record_of(code, raw)
 
     def _rooms(self, found: Iterable[str]) -> dict[str, ClassRecord]:
         """The live classes among these codes, read in one round trip."""
@@ -477,7 +415,7 @@ class RedisClassStore:
                 self._read(keys=list(class_keys(self._prefix, code)), client=pipe)
             replies = pipe.execute()
         return {
-            code: _record(code, raw)
+            code: record_of(code, raw)
             for code, raw in zip(wanted, replies, strict=True)
             if raw is not None
         }
@@ -495,8 +433,8 @@ class RedisClassStore:
                         return rule(None)
                     pipe.watch(*keys[:4])  # type: ignore[no-untyped-call]  # not :seen (polls)
                     raw = pipe.eval(READ, len(keys), *keys)
-                    room = None if raw is None else _record(code, raw)
-                    before = None if room is None else _fields(room)
+                    room = None if raw is None else record_of(code, raw)
+                    before = None if room is None else fields_of(room)
                     result = rule(room)
                     pipe.multi()
                     if ending and room is not None:
@@ -511,13 +449,13 @@ class RedisClassStore:
         raise ClassError("the class is too busy just now; try again in a moment")
 
     def _write(
-        self, pipe: Any, before: _Fields | None, room: ClassRecord, ttl_ms: int | None
+        self, pipe: Any, before: Fields | None, room: ClassRecord, ttl_ms: int | None
     ) -> None:
         """Queue what changed between `before` and the room (all of it for a new class);
         a change others see, or a new class, sets every key's TTL again."""
-        after = _fields(room)
+        after = fields_of(room)
         keys = class_keys(self._prefix, room.code)
-        old = before or _Fields("", {}, {}, {}, {})
+        old = before or Fields("", {}, {}, {}, {})
         if after.version != old.version:
             pipe.set(keys[0], after.version)
         for key, was, now in zip(keys[1:], old.hashes(), after.hashes(), strict=True):
@@ -567,95 +505,3 @@ class RedisClassStore:
 
 def _pause() -> None:
     time.sleep(random.uniform(0, 0.005))  # another process changed the class: try again
-
-
-class _Fields:
-    """A class as Redis keeps it: the version, and its four hashes' fields."""
-
-    def __init__(
-        self,
-        version: str,
-        room: dict[str, str],
-        students: dict[str, str],
-        answers: dict[str, str],
-        seen: dict[str, str],
-    ) -> None:
-        self.version, self.room, self.students = version, room, students
-        self.answers, self.seen = answers, seen
-
-    def hashes(self) -> tuple[dict[str, str], ...]:
-        return (self.room, self.students, self.answers, self.seen)
-
-
-def _fields(room: ClassRecord) -> _Fields:
-    question = room.question
-    fields = {
-        "digest": room.secret_digest,
-        "run_key": room.run_key,
-        "run_name": room.run_name,
-        "last_active": repr(room.last_active),
-        "place": json.dumps(asdict(room.place), ensure_ascii=False),
-        "asked": str(room.asked),
-        "scores_shown": "1" if room.scores_shown else "0",
-        "anonymous": str(room.anonymous),
-        "client": room.client,
-        "taught": repr(room.taught),
-        "question": "" if question is None else _question_json(question),
-        "options": "0" if question is None else str(len(question.labels)),
-        "revealed": "1" if question is None or question.revealed else "0",
-    }
-    students = {
-        seat: json.dumps([s.name, s.right, s.answered, s.client], ensure_ascii=False)
-        for seat, s in room.students.items()
-    }
-    answers = {} if question is None else {s: str(o) for s, o in question.answers.items()}
-    seen = {seat: repr(s.seen) for seat, s in room.students.items()}
-    return _Fields(str(room.version), fields, students, answers, seen)
-
-
-def _question_json(question: QuestionRecord) -> str:
-    kept = [question.number, question.step, list(question.labels), question.winner]
-    return json.dumps([*kept, question.detail], ensure_ascii=False)
-
-
-def _question(
-    text: str | None, revealed: str | None, answers: dict[str, int]
-) -> QuestionRecord | None:
-    if not text:
-        return None
-    number, step, labels, winner, detail = json.loads(text)
-    return QuestionRecord(
-        int(number), int(step), tuple(labels), int(winner), dict(detail), answers, revealed == "1"
-    )
-
-
-def _pairs(flat: list[str]) -> dict[str, str]:
-    return dict(zip(flat[::2], flat[1::2], strict=True))
-
-
-def _record(code: str, raw: list[Any]) -> ClassRecord:
-    version, room_flat, students_flat, answers_flat, seen_flat = raw[:5]
-    fields, seen = _pairs(room_flat), _pairs(seen_flat)
-    students = {}
-    for seat, text in _pairs(students_flat).items():
-        name, right, answered, client = json.loads(text)
-        students[seat] = StudentRecord(
-            seat, name, int(right), int(answered), client, float(seen.get(seat, 0.0))
-        )
-    answers = {seat: int(option) for seat, option in _pairs(answers_flat).items()}
-    return ClassRecord(
-        code=code,
-        secret_digest=fields["digest"],
-        run_key=fields["run_key"],
-        run_name=fields["run_name"],
-        last_active=float(fields["last_active"]),
-        version=int(version),
-        place=Place(**json.loads(fields["place"])),
-        question=_question(fields.get("question"), fields.get("revealed"), answers),
-        asked=int(fields["asked"]),
-        scores_shown=fields["scores_shown"] == "1",
-        students=students,
-        anonymous=int(fields["anonymous"]),
-        client=fields.get("client", ""),
-        taught=float(fields.get("taught", 0.0)),
-    )

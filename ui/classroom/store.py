@@ -257,13 +257,19 @@ class ClassStore:
     def reveal(self, code: str, secret: object) -> None:
         """Show the answer and the counts to everyone; score each student's answer once."""
         with self._lock:
-            rules.reveal(self._teachers(code, secret), self._clock())
-            self._save()
+            room = self._teachers(code, secret)
+            before = room.version
+            rules.reveal(room, self._clock())
+            if room.version != before:  # a second reveal changes nothing
+                self._save()
 
     def show_scores(self, code: str, secret: object, shown: bool) -> None:
         with self._lock:
-            rules.show_scores(self._teachers(code, secret), shown, self._clock())
-            self._save()
+            room = self._teachers(code, secret)
+            before = room.version
+            rules.show_scores(room, shown, self._clock())
+            if room.version != before:
+                self._save()
 
     def end(self, code: str, secret: object) -> None:
         with self._lock:
