@@ -255,6 +255,8 @@ def report(
             f"shown {sorted(s.seen)}{', dropped and back' if s.back_s is not None else ''}"
             f"{'; its page said it stepped away' if s.away else ''}"
         )
+        if s.away:
+            print(f"    its last runs before: {' | '.join(s.lately)}")
     median = statistics.median(lags) if lags else math.nan
     print(
         f"  {len(lesson.accepted)} steps of the teacher x {len(joined)} students: lag median "

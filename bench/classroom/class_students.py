@@ -50,6 +50,7 @@ class Student:
     same_seat: bool = False  # back under the same name, from the same seat token
     query: str = ""  # the page's URL query, as the server set it (class= and seat=)
     away: int = 0  # polls whose page said "You stepped away" (the page no longer follows)
+    lately: list[str] = field(default_factory=list)  # the last runs drawn, until away
 
 
 @dataclass
@@ -62,7 +63,15 @@ class Lesson:
 
 class Follower(StreamlitClient):
     """A student's session that notes when each step's stage arrives (as a browser shows
-    it then, before the rest of the page)."""
+    it then, before the rest of the page), and keeps its URL's step as a browser does.
+
+    subtle: Animate's step slider is bound to the URL (`animate_step=`); a browser's page
+    writes the slider's value into its URL whenever the value changes, a follow of the
+    step's fragment included, and every rerun it sends carries that URL. This client
+    otherwise keeps only the query the server sent last, which a follow of the fragment
+    alone can leave one step behind: a whole-page rerun (an answer) then carried the older
+    step and the page stepped away from the class (seen at load 25-39 on three processes).
+    """
 
     seen: dict[int, float]
 
@@ -72,6 +81,16 @@ class Follower(StreamlitClient):
         step = figures.shown_step(run.texts[-1]) if len(run.texts) > drawn else None
         if step is not None:
             self.seen.setdefault(step, time.monotonic())
+            self.query_string = with_step(self.query_string, step)
+
+
+def with_step(query: str, step: int) -> str:
+    """A URL's query with the step slider's parameter at `step`, when it holds one.
+
+    >>> with_step("class=K7MQ3&animate_step=16", 17), with_step("class=K7MQ3", 17)
+    ('class=K7MQ3&animate_step=17', 'class=K7MQ3')
+    """
+    return SLIDER_PARAM.sub(f"animate_step={step}", query)
 
 
 async def poll(client: StreamlitClient, fragment: str) -> ScriptRun:
@@ -137,9 +156,7 @@ def student_query(lesson: Lesson, student: Student) -> str:
     if not student.query:
         return f"class={lesson.code}"
     shown = max(student.seen, default=None)
-    if shown is None:
-        return student.query
-    return SLIDER_PARAM.sub(f"animate_step={shown}", student.query)
+    return student.query if shown is None else with_step(student.query, shown)
 
 
 async def follow(
@@ -173,6 +190,8 @@ async def follow(
             run = await poll(client, spy.fragment)
             student.polls += 1
             student.query = client.query_string
+            if run.texts and not student.away:  # what led to a step away, for the report
+                student.lately = [*student.lately[-5:], drawn_summary(run)]
             student.away += bool(run.text_with("You stepped away"))
             if run.texts:  # the class moved: the page, or its step's fragment alone, drawn
                 student.fragment_follows += bool(run.fragment_ids)
@@ -180,6 +199,18 @@ async def follow(
             if "class_answer" in run.widgets:
                 await answer(client, run, student)
         return client.query_string
+
+
+def drawn_summary(run: ScriptRun) -> str:
+    """One run a poll drew, in a few words: the fragment or the page, its steps, its notes.
+
+    >>> drawn_summary(ScriptRun(texts=["**After step 4**", "You stepped away"]))
+    'page: steps [4]; You stepped away'
+    """
+    steps = [step for step in map(figures.shown_step, run.texts) if step is not None]
+    notes = [t[:60] for t in run.texts if "stepped away" in t or "question" in t.lower()][:2]
+    where = "fragment" if run.fragment_ids else "page"
+    return f"{where}: steps {steps}" + "".join(f"; {note}" for note in notes)
 
 
 def seat_name(banner: str) -> str:
