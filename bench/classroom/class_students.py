@@ -191,7 +191,9 @@ async def follow(
             student.polls += 1
             student.query = client.query_string
             if run.texts and not student.away:  # what led to a step away, for the report
-                student.lately = [*student.lately[-5:], drawn_summary(run)]
+                url = SLIDER_PARAM.search(client.query_string)
+                summary = drawn_summary(run) + (f"; URL {url.group(0)}" if url else "")
+                student.lately = [*student.lately[-5:], summary]
             student.away += bool(run.text_with("You stepped away"))
             if run.texts:  # the class moved: the page, or its step's fragment alone, drawn
                 student.fragment_follows += bool(run.fragment_ids)
