@@ -207,11 +207,13 @@ async def connected(
     kind: type[Client] = StreamlitClient,  # type: ignore[assignment]  # python/mypy#3737
     *,
     source: str | None = None,
+    cookie: str | None = None,
 ) -> AsyncIterator[Client]:
     """A new session on the app at 127.0.0.1:port (closed, and so ended, on exit);
     `kind`: a subclass of StreamlitClient that reads more of what comes; `source`: the
     loopback address to connect from (`device_address(k)`: one device of a room each, as
-    the server's per-client bounds count them), else 127.0.0.1."""
+    the server's per-client bounds count them), else 127.0.0.1; `cookie`: the Cookie
+    header a browser would send (the stack's proxy keeps a browser on one process by it)."""
     async with connect(
         f"ws://127.0.0.1:{port}/_stcore/stream",
         subprotocols=["streamlit"],  # type: ignore[list-item]
@@ -219,5 +221,6 @@ async def connected(
         ping_interval=None,  # as the frontend: no protocol-level pings to miss under load
         open_timeout=120,
         local_addr=(source, 0) if source else None,
+        additional_headers={"Cookie": cookie} if cookie else None,
     ) as socket:
         yield kind(socket)

@@ -27,14 +27,22 @@ if ! $quick || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     echo "$wanted" >"$stamp"
 fi
 
-# the browser tests drive Debian's chromium (without it they skip, or fail under CI=true)
-if ! $quick && ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
-    && [ "$(id -u)" = 0 ]; then
-    echo "Installing Debian's chromium for the browser tests (apt-get install chromium)"
+# Debian's packages some tests drive: chromium (the browser tests), redis-server (the class
+# store's Redis backend, tests/app/classroom) and nginx (the proxy of run.sh --processes).
+# Without one, its tests skip, or fail under CI=true. RUNLEVEL=1: installing them starts
+# no service (the tests start their own, on free loopback ports, and stop them).
+debs=()
+command -v redis-server >/dev/null 2>&1 || debs+=(redis-server)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || debs+=(nginx)
+if ! $quick && ! command -v chromium >/dev/null 2>&1; then
+    debs+=(chromium)
+fi
+if [ "${#debs[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "Installing Debian's ${debs[*]} for the tests (apt-get install ${debs[*]})"
     if ! { apt-get -o DPkg::Lock::Timeout=300 update -qq \
-        && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
-            chromium; } >/dev/null 2>&1; then
-        echo "Could not install chromium; the browser tests will say so" >&2
+        && RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
+            install -y -qq "${debs[@]}"; } >/dev/null 2>&1; then
+        echo "Could not install ${debs[*]}; the tests that need them will say so" >&2
     fi
 fi
 
@@ -81,7 +89,8 @@ if $quick; then
     typecheck || status=1
 else
     .venv/bin/python -m pytest -n 3 --dist loadfile --ignore=tests/browser/test_class_live.py \
-        --ignore=tests/browser/test_concurrency.py "$@" || status=$?
+        --ignore=tests/browser/test_concurrency.py \
+        --ignore=tests/browser/test_class_processes.py "$@" || status=$?
     typecheck || status=1
     if [ "$status" -ne 0 ]; then
         exit "$status"
@@ -95,8 +104,10 @@ else
         # load test of the server, so it too runs here, alone: beside the workers one of its
         # ten pages did not answer a click in 90 s (stop 39's CI), the machine's load, not
         # the server's.
+        # A class on three processes behind nginx (three Streamlit processes, Redis and
+        # three pages in Chromium, one process killed) is a class too: alone, here.
         .venv/bin/python -m pytest -p no:xdist -q tests/browser/test_class_live.py \
-            tests/browser/test_concurrency.py
+            tests/browser/test_concurrency.py tests/browser/test_class_processes.py
     fi
 fi
 exit "$status"

@@ -53,7 +53,7 @@ from ui.session.runs import (
 from ui.session.warm_up import warm_up_once
 from ui.views.formatting import plural, sentence
 from ui.views.present import inject_style, presenter_toggle
-from ui.views.section import guarded
+from ui.views.section import guarded, new_run
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 
@@ -115,6 +115,7 @@ def within_page_regex_budget(draw: Callable[[], None]) -> Callable[[], None]:
 def run_app() -> None:
     """What the entry file does on every run: set up the session, route, draw the sidebar."""
     st.set_page_config(page_title=APP_TITLE, page_icon=":material/join_inner:", layout="wide")
+    new_run()  # a class out of reach is said once in this run, however many parts meet it
     keep_finished_runs()  # once per process: a run's drawing is not lost to the next request
     preload_bundled()  # once per process, when the server asks for it
     init_session()

@@ -30,6 +30,17 @@ where wall times stretch with the load. The students' side is bench/classroom/cl
 
 Last line: `class of 60: joined 60/60, join p95 X s, follow lag p95 Y s, answers counted
 A/B, server CPU idle Z %, peak RSS M MiB` (figures: harness/class_figures.py).
+
+On several processes (issue 37 §5): `--processes 3` runs the lesson through the stack as
+`bash scripts/run.sh --processes 3` starts it (nginx, three Streamlit processes, its own
+Redis), every page through the proxy; `--kill-one` kills (`kill -9`), after the middle
+step, the process other than the teacher's that holds the most students; they come back by
+their URL (bench/classroom/class_processes.py). Last line then:
+
+    python -m bench.classroom.class_load --students 60 --processes 3 --kill-one
+
+`class of 60 on 3 processes: joined J/60, join p95 X s, follow lag p95 Y s, answers counted
+A/B, after killing one process: back R/S within Z s, answers kept K/A`
 """
 
 from __future__ import annotations
@@ -43,9 +54,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.classroom import class_processes as processes
 from bench.classroom.class_students import Lesson, Student, attend
 from harness import app_server
 from harness import class_figures as figures
+from harness.stack import running_stack
 from harness.ws_client import ScriptRun, StreamlitClient, connected
 
 HERE = Path(__file__).resolve().parents[2]
@@ -80,9 +93,13 @@ async def ask_and_reveal(teacher: StreamlitClient, lesson: Lesson, students: lis
     return counted or 0
 
 
-async def teach(server: app_server.Server, args: argparse.Namespace) -> str:
-    async with connected(server.port) as teacher:
+async def teach(server: processes.Measured, args: argparse.Namespace) -> str:
+    """The lesson; `server` is one app_server.Server, or a StackMeter over the stack's."""
+    before = args.stack.established(args.stack.app_ports()) if args.stack else {}
+    async with connected(server.port, processes.Scorer) as teacher:
+        teacher.tables = []
         await teacher.rerun(page="animate")
+        args.teacher_port = processes.teacher_port(args.stack, before) if args.stack else None
         run = await teacher.rerun(trigger="class_start")
         found = (re.search(r"Teaching class (\w{5})", text) for text in run.texts)
         lesson = Lesson(next(match.group(1) for match in found if match), 0.0)
@@ -92,12 +109,41 @@ async def teach(server: app_server.Server, args: argparse.Namespace) -> str:
         await asyncio.sleep(2)  # the joins' last reruns settle
         idle_percent = await idle_cpu(server, lesson, students, args.idle)
         counted = await lesson_steps(server, teacher, lesson, students, args)
+        kept = await processes.answers_kept(teacher) if args.kill_one else None
         await asyncio.gather(*tasks, return_exceptions=True)
-    return report(server, args, lesson, students, counted, idle_percent)
+    line = report(server, args, lesson, students, counted, idle_percent)
+    if args.processes:
+        line = on_processes(args, students, counted, kept, line)
+    return line
+
+
+def on_processes(
+    args: argparse.Namespace, students: list[Student], counted: int, kept: int | None, line: str
+) -> str:
+    """The last line on several processes: the class's figures, then the kill's."""
+    shape = f"class of {args.students}: "
+    head = line.split(", server CPU idle")[0].replace(
+        shape, f"class of {args.students} on {args.processes} processes: "
+    )
+    if not args.kill_one:
+        return head + ", server CPU idle" + line.split(", server CPU idle")[1]
+    kill: processes.Kill | None = args.kill
+    dropped = [s for s in students if s.dropped is not None and kill and s.dropped >= kill.at]
+    back = [s for s in dropped if s.back_s is not None and s.same_seat]
+    print(
+        f"  the kill: {len(dropped)} students dropped, {len(back)} back in the same seat; "
+        f"back after (s): {sorted(round(s.back_s or 0, 1) for s in back)[-5:]} (the slowest)",
+        flush=True,
+    )
+    within = max((s.back_s or 0.0 for s in back), default=math.nan)
+    return (
+        f"{head}, after killing one process: back {len(back)}/{len(dropped)} within "
+        f"{within:.1f} s, answers kept {'?' if kept is None else kept}/{counted}"
+    )
 
 
 async def join_all(
-    server: app_server.Server, lesson: Lesson, students: list[Student]
+    server: processes.Measured, lesson: Lesson, students: list[Student]
 ) -> list[asyncio.Task[None]]:
     """Every student opens the join link at once; back when all are in (or JOIN_SECONDS)."""
     cpu, started = server.cpu_seconds(), time.monotonic()
@@ -116,7 +162,7 @@ async def join_all(
 
 
 async def idle_cpu(
-    server: app_server.Server, lesson: Lesson, students: list[Student], seconds: float
+    server: processes.Measured, lesson: Lesson, students: list[Student], seconds: float
 ) -> float:
     """The server's CPU (% of one core) while every student polls and nobody steps; and
     whether the clients kept the browser's pace (if not, the figure is too low)."""
@@ -132,7 +178,7 @@ async def idle_cpu(
 
 
 async def lesson_steps(
-    server: app_server.Server,
+    server: processes.Measured,
     teacher: StreamlitClient,
     lesson: Lesson,
     students: list[Student],
@@ -156,6 +202,8 @@ async def lesson_steps(
         if number in asked:
             counted += await ask_and_reveal(teacher, lesson, students)
             sent = time.monotonic()
+        if args.kill_one and number == args.steps // 2:
+            args.kill = processes.kill_one(args.stack, args.teacher_port)
         await asyncio.sleep(max(0.0, sent + args.gap - time.monotonic()))
     await all_shown(following, max(lesson.accepted, default=0), time.monotonic() + CATCH_UP_SECONDS)
     lesson.ends = time.monotonic()
@@ -188,7 +236,7 @@ async def all_shown(students: list[Student], step: int, deadline: float) -> bool
 
 
 def report(
-    server: app_server.Server,
+    server: processes.Measured,
     args: argparse.Namespace,
     lesson: Lesson,
     students: list[Student],
@@ -201,6 +249,14 @@ def report(
     for problem in sorted(problems)[:3]:
         print(f"  problem: {problem}")
     missed = sum(lag == math.inf for lag in lags)
+    for s in [s for s in joined if math.inf in figures.follow_lags(lesson.accepted, s.seen)][:3]:
+        print(
+            f"  student {s.index} missed steps: the teacher's {sorted(lesson.accepted)}, "
+            f"shown {sorted(s.seen)}{', dropped and back' if s.back_s is not None else ''}"
+            f"{'; its page said it stepped away' if s.away else ''}"
+        )
+        if s.away:
+            print(f"    its last runs before: {' | '.join(s.lately)}")
     median = statistics.median(lags) if lags else math.nan
     print(
         f"  {len(lesson.accepted)} steps of the teacher x {len(joined)} students: lag median "
@@ -230,11 +286,20 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--questions", type=int, default=3)
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle CPU taken")
     parser.add_argument("--quick", action="store_true", help="5 students, 3 steps, 1 question")
+    parser.add_argument(
+        "--processes", type=int, default=0, help="N Streamlit processes behind the stack's nginx"
+    )
+    parser.add_argument(
+        "--kill-one", action="store_true", help="kill -9 a student's process after the middle step"
+    )
     args = parser.parse_args()
+    args.kill, args.teacher_port, args.stack = None, None, None
     if args.quick:
         args.students, args.steps, args.gap, args.questions, args.idle = 5, 3, 1.5, 1, 3.0
     if not 1 <= args.students <= 120 or not 1 <= args.steps <= 200 or args.questions > args.steps:
         parser.error("students 1-120 (a class's cap), steps 1-200, no more questions than steps")
+    if args.kill_one and args.processes < 2:
+        parser.error("--kill-one needs --processes 2 or more: someone must be left to go to")
     return args
 
 
@@ -242,6 +307,12 @@ def main() -> None:
     args = parse_args()
     with tempfile.TemporaryDirectory() as folder:
         env = {"BPE_EXPLORER_RUNS_DIR": str(Path(folder) / "runs")}
+        if args.processes:
+            env["BPE_EXPLORER_REDIS_URL"] = ""  # the stack's own Redis, as run.sh starts it
+            with running_stack(Path(folder) / "stack", args.processes, env) as stack:
+                args.stack = stack
+                print(asyncio.run(teach(processes.StackMeter(stack), args)))
+            return
         with app_server.running_server(Path(folder) / "server.log", env) as server:
             print(asyncio.run(teach(server, args)))
 

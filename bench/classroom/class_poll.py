@@ -17,7 +17,11 @@ first fragment whose elements arrive), as if it were the poller itself
 (`st.fragment(run_every=...)` on the step fragment, the design docs/streamlit-internals.md
 weighs against the follow fragment's rerun of it).
 
+--redis keeps the classes in a redis-server of its own (BPE_EXPLORER_REDIS_URL, as
+`scripts/run.sh --processes` does), and the line adds that server's CPU.
+
 Last line: `60 idle followers every I s: P polls in T s, server CPU C % of one core, M ms a poll`
+(with --redis, then `; Redis CPU R % of one core`)
 """
 
 from __future__ import annotations
@@ -27,9 +31,11 @@ import asyncio
 import re
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from harness import app_server
+from harness.redis_server import RedisServer
 from harness.ws_client import StreamlitClient, connected, device_address
 from ui.server.streamlit_internals import ForwardMsg
 
@@ -106,7 +112,12 @@ async def student(
 
 
 async def measure(
-    server: app_server.Server, students: int, interval: float, seconds: float, which: str
+    server: app_server.Server,
+    students: int,
+    interval: float,
+    seconds: float,
+    which: str,
+    store_cpu: Callable[[], float] | None = None,
 ) -> str:
     teacher: StreamlitClient
     async with connected(server.port) as teacher:
@@ -131,10 +142,12 @@ async def measure(
             await asyncio.sleep(0.2)
         start[0], start[1] = time.monotonic(), time.monotonic() + seconds
         cpu = server.cpu_seconds()
+        store_before = store_cpu() if store_cpu else 0.0
         joined.set()
         await asyncio.gather(*tasks)
         wall = time.monotonic() - start[0]
         used = server.cpu_seconds() - cpu
+        store_used = store_cpu() - store_before if store_cpu else None
         count = sum(polls)
     polled = " (polling the step fragment)" if which == "step" else ""
     elements = sorted(drawn)[len(drawn) // 2] if drawn else 0
@@ -142,6 +155,7 @@ async def measure(
         f"{students} idle followers{polled} every {start[2]} s: {count:,} polls in {wall:.1f} s, "
         f"server CPU {100 * used / wall:.1f} % of one core, "
         f"{1000 * used / max(1, count):.2f} ms a poll ({elements} elements drawn)"
+        + ("" if store_used is None else f"; Redis CPU {100 * store_used / wall:.1f} % of one core")
     )
 
 
@@ -155,12 +169,29 @@ def main() -> None:
     parser.add_argument(
         "--poll", choices=("follow", "step"), default="follow", help="the fragment each tick reruns"
     )
+    parser.add_argument(
+        "--redis", action="store_true", help="the classes in a redis-server of the bench's own"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         env = {"BPE_EXPLORER_RUNS_DIR": str(Path(folder) / "runs")}
-        with app_server.running_server(Path(folder) / "server.log", env) as server:
-            measured = measure(server, args.students, args.interval, args.seconds, args.poll)
-            print(asyncio.run(measured))
+        redis = RedisServer.start(Path(folder) / "redis", aof=True) if args.redis else None
+        if redis is not None:
+            env["BPE_EXPLORER_REDIS_URL"] = redis.url
+        try:
+            with app_server.running_server(Path(folder) / "server.log", env) as server:
+                measured = measure(
+                    server,
+                    args.students,
+                    args.interval,
+                    args.seconds,
+                    args.poll,
+                    redis.cpu_seconds if redis else None,
+                )
+                print(asyncio.run(measured))
+        finally:
+            if redis is not None:
+                redis.stop()
 
 
 if __name__ == "__main__":

@@ -11,18 +11,24 @@ are told the class has ended and keep its tokenizer.
 
 `list` says, per class, as of the last change the server wrote: its code, its students,
 the address it was started from, when it last changed, and its tokenizer.
+
+With BPE_EXPLORER_REDIS_URL set (several server processes share their classes in Redis,
+ui/classroom/redis_store.py) and no `--runs-dir`, both act on that Redis instead: `end`
+deletes the class's keys, and every process sees it ended at its next look.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ui.classroom import codes, operator, snapshot
+from ui.classroom import codes, operator, snapshot, stores
 from ui.classroom.model import ClassRecord
+from ui.classroom.rules import ClassesUnavailable
 from ui.session import run_store
 
 
@@ -82,6 +88,31 @@ def end(path: Path, code: str) -> str:
     return f"Class {code} ended (a running server ends it within a second)."
 
 
+def in_redis(action: str, code: str, url: str) -> int:
+    """`list` or `end` on the classes in Redis (the URL's password is never printed)."""
+    from ui.classroom import redis_store
+
+    store = redis_store.RedisClassStore(
+        redis_store.connect(url),
+        prefix=os.environ.get(stores.REDIS_PREFIX_VARIABLE, "").strip() or redis_store.PREFIX,
+    )
+    try:
+        if action == "list":
+            classes = store.records()
+            print("\n".join(table(classes, time.time())) if classes else "No class in Redis.")
+            return 0
+        if store.close(code):
+            print(f"Class {code} ended (every server process sees it at its next look).")
+            return 0
+    except ClassesUnavailable:
+        print(
+            f"Could not reach the classes' Redis at {redis_store.redacted(url)}.", file=sys.stderr
+        )
+        return 1
+    print(f"No class has the code {code} in Redis.")
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m ui.classroom.admin", description="List or end a server's classes."
@@ -92,6 +123,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ending = actions.add_parser("end", help="end one class")
     ending.add_argument("code", help="its join code")
     args = parser.parse_args(argv)
+    code = codes.normalize_code(args.code) if args.action == "end" else ""
+    if args.action == "end" and not codes.is_code(code):
+        print(
+            f"{args.code[:20]!r} is not a class code ({codes.CODE_LENGTH} letters).",
+            file=sys.stderr,
+        )
+        return 2
+    url = stores.redis_url(os.environ)
+    if url is not None and not args.runs_dir:
+        return in_redis(args.action, code, url)
     path = classes_file(args.runs_dir)
     if path is None:
         print(
@@ -105,13 +146,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             classes = read_classes(path)
             print("\n".join(table(classes, time.time())) if classes else f"No class in {path}.")
             return 0
-        code = codes.normalize_code(args.code)
-        if not codes.is_code(code):
-            print(
-                f"{args.code[:20]!r} is not a class code ({codes.CODE_LENGTH} letters).",
-                file=sys.stderr,
-            )
-            return 2
         said = end(path, code)
     except (ValueError, OSError) as exc:
         print(f"Could not read the classes: {exc}", file=sys.stderr)

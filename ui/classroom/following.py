@@ -4,12 +4,14 @@ ui/classroom/session.py for the whole picture."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
 import streamlit as st
 
 from ui.classroom import codes, step_follow
 from ui.classroom.model import ClassView, Place
+from ui.classroom.rules import ClassError, ClassesUnavailable
 from ui.classroom.session import (
     CLASS_PARAM,
     SEAT_PARAM,
@@ -21,13 +23,13 @@ from ui.classroom.session import (
     mark_seen,
     notice,
     open_class_run,
+    reachable,
     seat,
     set_seat,
     stop_teaching,
     teacher,
     teaching,
 )
-from ui.classroom.store import ClassError
 from ui.session import state as keys
 from ui.session.encode_place import move_kept_step
 
@@ -51,6 +53,7 @@ def arrive() -> None:
     join(wanted, str(state.get(keys.CLASS_NICKNAME) or ""), token if codes.is_seat(token) else None)
 
 
+@reachable
 def join_typed() -> None:
     """The sidebar's Join button: the code and nickname typed."""
     code = codes.normalize_code(str(st.session_state.get(keys.CLASS_CODE) or ""))
@@ -81,6 +84,7 @@ def join(code: str, nickname: str, token: str | None) -> None:
     st.query_params[SEAT_PARAM] = taken.seat
 
 
+@reachable
 def leave() -> None:
     """The Leave button: the seat stays the student's (this device gets it back, score and
     all, by the link or the code), but is no longer counted as here."""
@@ -91,6 +95,7 @@ def leave() -> None:
     drop_class_params()
 
 
+@reachable
 def rename() -> None:
     """The banner's nickname box: the student's name in the class (and their seat's)."""
     held = seat()
@@ -201,7 +206,10 @@ def veil_runs() -> None:
     question on them is open (ui/session/runs.py `veiled`; the store's `hidden_steps`)."""
     held = teaching(st.session_state)
     code = held.code if held is not None else None
-    st.session_state[keys.RUN_VEILS] = class_store().hidden_steps(code, seat())
+    # out of reach: the veils stay as they were; a class member's page says why, where the
+    # class is shown (a visitor in no class is not bothered)
+    with contextlib.suppress(ClassesUnavailable):
+        st.session_state[keys.RUN_VEILS] = class_store().hidden_steps(code, seat())
 
 
 def follow_poll(page: str) -> None:
@@ -213,9 +221,12 @@ def follow_poll(page: str) -> None:
     if held is None:
         return
     store = class_store()
-    if store.version(held.code, held.seat) == st.session_state.get(keys.CLASS_SEEN):
-        return
-    view = store.view(held.code)
+    try:
+        if store.version(held.code, held.seat) == st.session_state.get(keys.CLASS_SEEN):
+            return
+        view = store.view(held.code)
+    except ClassesUnavailable:
+        return  # the page said so at its last run; the next check tries again
     if view is not None and step_follow.followed_lightly(st.session_state, view, page):
         return
     st.rerun()

@@ -14,10 +14,12 @@ import streamlit as st
 
 from ui.classroom import address, codes, following, teaching
 from ui.classroom import session as room
+from ui.classroom.rules import ClassesUnavailable
 from ui.server.streamlit_internals import option_set_by_user
 from ui.session import state as keys
 from ui.session.runs import current_run
 from ui.views.formatting import RawHtml, markdown_text, plural
+from ui.views.section import say_once
 
 LOOPBACK_NOTE = (
     "Only this computer can open this link: the server listens on this computer alone. "
@@ -123,12 +125,14 @@ def class_list(code: str, secret: str) -> None:
     )
 
 
+@room.reachable
 def _start_here() -> None:
     state = st.session_state
     step = int(state.get(keys.ANIMATE_STEP, 0) or 0)
     teaching.start_class(current_run(), step, str(state.get(keys.ANIMATE_PASSAGE) or ""))
 
 
+@room.reachable
 def _show_scores() -> None:
     held = room.teacher()
     if held is not None:
@@ -139,8 +143,8 @@ def _show_scores() -> None:
 def class_notice() -> None:
     """Why joining, teaching or following stopped: once, at the top of the page."""
     text = st.session_state.pop(keys.CLASS_NOTICE, None)
-    if text:
-        st.warning(markdown_text(str(text)), icon=":material/groups:")
+    if text:  # once: a class out of reach may be said by a section of this run too
+        say_once(markdown_text(str(text)), icon=":material/groups:")
 
 
 def class_top(page_path: str) -> None:
@@ -200,8 +204,11 @@ JOINED_POLL_SECONDS = 2.0  # the teacher's card counts the students who joined, 
 
 def joined_count(code: str) -> None:
     """How many have joined (a fragment on a timer, in the teacher's session only)."""
-    room.teacher()  # the teacher's page is open: the class stays taught (UNTAUGHT_SECONDS)
-    view = room.class_store().view(code)
+    try:
+        room.teacher()  # the teacher's page is open: the class stays taught (UNTAUGHT_SECONDS)
+        view = room.class_store().view(code)
+    except ClassesUnavailable:
+        return  # the page's last run said so
     if view is not None:
         st.markdown(f"**{plural(view.students, 'student')} joined** · {view.present:,} here now")
 

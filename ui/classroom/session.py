@@ -48,17 +48,20 @@ A session's part is typed, read and written through the accessors here: `teachin
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import ParamSpec
 
 import streamlit as st
 
 from explorer.base.numbers import whole_number_or_none
-from ui.classroom import snapshot
+from ui.classroom import snapshot, stores
 from ui.classroom.model import ClassView, Place, Seat
-from ui.classroom.store import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, ClassStore
+from ui.classroom.rules import CLASSES_PER_CLIENT, SEATS_PER_CLIENT, ClassesUnavailable, Limits
+from ui.classroom.stores import ClassStoreLike
 from ui.server.clients import device_address
 from ui.server.lru import SharedLru
 from ui.session import run_store
@@ -80,6 +83,7 @@ TEACHER_POLL_SECONDS = 1.0  # the teacher's live count of answers
 CLASS_PARAM, SEAT_PARAM = "class", "seat"
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 
 CLASSES_PER_CLIENT_VARIABLE = "BPE_EXPLORER_CLASSES_PER_CLIENT"
@@ -87,14 +91,20 @@ SEATS_PER_CLIENT_VARIABLE = "BPE_EXPLORER_SEATS_PER_CLIENT"
 
 
 @st.cache_resource(show_spinner=False)
-def class_store() -> ClassStore:
-    """The one store of this server process, its snapshot beside the runs (when kept)."""
+def class_store() -> ClassStoreLike:
+    """The one store of this server process: in memory, its snapshot beside the runs
+    (when kept), or the Redis that BPE_EXPLORER_REDIS_URL names (ui/classroom/stores.py)."""
     config = run_store.config_from_env()
-    path = config.folder / snapshot.FILE_NAME if config.enabled and config.folder else None
-    return ClassStore(
-        snapshot_path=path,
+    folder = config.folder if config.enabled else None
+    limits = Limits(
         classes_per_client=per_client(os.environ, CLASSES_PER_CLIENT_VARIABLE, CLASSES_PER_CLIENT),
         seats_per_client=per_client(os.environ, SEATS_PER_CLIENT_VARIABLE, SEATS_PER_CLIENT),
+    )
+    return stores.from_env(
+        os.environ,
+        limits=limits,
+        snapshot_path=folder / snapshot.FILE_NAME if folder else None,
+        runs_folder=folder,
     )
 
 
@@ -176,6 +186,22 @@ def seat() -> Seat | None:
 
 def notice(text: str) -> None:
     st.session_state[keys.CLASS_NOTICE] = text
+
+
+def reachable(callback: Callable[P, None]) -> Callable[P, None]:
+    """A button's callback that needs the class store: while a shared store is out of
+    reach (ClassesUnavailable), the press does nothing and the page says so, in one
+    sentence, instead of Streamlit's traceback."""
+
+    @functools.wraps(callback)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            callback(*args, **kwargs)
+        except ClassesUnavailable as exc:
+            log.warning("%s: %s", callback.__name__, exc)
+            notice(str(exc))
+
+    return wrapper
 
 
 def open_class_run(view: ClassView) -> bool:

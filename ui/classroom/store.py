@@ -1,13 +1,16 @@
-"""Classes, their students and answers, behind one small interface (no Streamlit here).
+"""Classes, their students and answers, in this process's memory (no Streamlit here).
 
-One `ClassStore` per server process, shared by every session (ui/classroom/session.py
-makes it). It is thread-safe (one lock: every session's script thread calls it), bounded
-(MAX_CLASSES classes, MAX_STUDENTS students a class, nicknames of MAX_NICKNAME characters)
-and forgetful: a class ends when its teacher ends it or after IDLE_SECONDS without anyone
-doing anything in it. With a snapshot path it writes every change to one small JSON file
-(snapshot.py), and a new store on the same path (a restarted server) has the classes back;
-it pins its classes' runs in the run store (no eviction while a class lives), and ends a
-class the operator asked to end (operator.py, `python -m ui.classroom.admin end CODE`).
+The rules of every change are ui/classroom/rules.py's, which the Redis store
+(redis_store.py, for several server processes) follows too; ui/classroom/stores.py says
+what both offer and picks one. One `ClassStore` per server process, shared by every
+session (ui/classroom/session.py makes it). It is thread-safe (one lock: every session's
+script thread calls it), bounded (MAX_CLASSES classes, MAX_STUDENTS students a class,
+nicknames of MAX_NICKNAME characters) and forgetful: a class ends when its teacher ends it
+or after IDLE_SECONDS without anyone doing anything in it. With a snapshot path it writes
+every change to one small JSON file (snapshot.py), and a new store on the same path (a
+restarted server) has the classes back; it pins its classes' runs in the run store (no
+eviction while a class lives), and ends a class the operator asked to end (operator.py,
+`python -m ui.classroom.admin end CODE`).
 
 So that no one visitor holds the server's classes or a class's seats, each start and join
 names its client (the address it came from): one client teaches at most
@@ -46,57 +49,54 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ui.classroom import codes, operator, seats, snapshot
-from ui.classroom.model import (
-    ClassRecord,
-    ClassView,
-    Place,
-    QuestionRecord,
-    RosterRow,
-    Seat,
-    StudentRecord,
-    Tally,
+from ui.classroom import codes, operator, rules, seats, snapshot
+from ui.classroom.model import ClassRecord, ClassView, Place, RosterRow, Seat, Tally
+from ui.classroom.rules import (
+    ABSENT_SECONDS,
+    CLASSES_PER_CLIENT,
+    IDLE_SECONDS,
+    MAX_CLASSES,
+    MAX_LABEL,
+    MAX_OPTIONS,
+    MAX_STUDENTS,
+    PRESENT_SECONDS,
+    SEATS_PER_CLIENT,
+    UNTAUGHT_SECONDS,
+    ClassError,
+    ClassesUnavailable,
+    Limits,
+    NotTeacher,
+    Teacher,
 )
-from ui.classroom.shown import bounded_place, distinct_name, view_of
+from ui.classroom.shown import view_of
 from ui.session import run_store
 
-MAX_CLASSES = 20
-MAX_STUDENTS = 120
-MAX_OPTIONS = 20
-MAX_LABEL = 200
-IDLE_SECONDS = 3 * 3600
-# a full server lets a new class take the place of one whose teacher's page has not shown
-# it for this long: otherwise anyone could start every class and keep real teachers out
-UNTAUGHT_SECONDS = 10 * 60
-CLASSES_PER_CLIENT = 2  # classes one address teaches at once (a teacher, two rooms)
-SEATS_PER_CLIENT = 4  # seats one address holds in a class (a phone, a laptop, ...)
-PRESENT_SECONDS = 30  # a seat whose page checked the class this lately is here
-ABSENT_SECONDS = 10 * 60  # a full class gives the seat gone this long to a newcomer
+__all__ = [  # the names callers import from here, which rules.py defines
+    "ABSENT_SECONDS",
+    "CLASSES_PER_CLIENT",
+    "IDLE_SECONDS",
+    "MAX_CLASSES",
+    "MAX_LABEL",
+    "MAX_OPTIONS",
+    "MAX_STUDENTS",
+    "PRESENT_SECONDS",
+    "SEATS_PER_CLIENT",
+    "UNTAUGHT_SECONDS",
+    "ClassError",
+    "ClassStore",
+    "ClassesUnavailable",
+    "Limits",
+    "NotTeacher",
+    "Teacher",
+]
+
 END_CHECK_SECONDS = 1.0  # how often the store looks for the operator's end requests
 PINS_OWNER = "classes"
 
 log = logging.getLogger(__name__)
-
-
-class ClassError(ValueError):
-    """Something a class cannot do, in words a user can act on."""
-
-
-class NotTeacher(ClassError):
-    def __init__(self) -> None:
-        super().__init__("only the teacher who started this class can do that")
-
-
-@dataclass(frozen=True)
-class Teacher:
-    """What starting a class gives its teacher: the code, and the secret to keep."""
-
-    code: str
-    secret: str
 
 
 class ClassStore:
@@ -116,11 +116,9 @@ class ClassStore:
         self._lock = threading.Lock()
         self._clock = clock
         self._path = snapshot_path
-        self.max_classes = max_classes
-        self.max_students = max_students
-        self.idle_seconds = idle_seconds
-        self.classes_per_client = classes_per_client  # 0: no bound
-        self.seats_per_client = seats_per_client  # 0: no bound
+        self.limits = Limits(
+            max_classes, max_students, idle_seconds, classes_per_client, seats_per_client
+        )
         self._classes: dict[str, ClassRecord] = {}
         self._ends_checked = float("-inf")
         if snapshot_path is not None:
@@ -129,6 +127,14 @@ class ClassStore:
                 room.taught = max(room.taught, clock())  # to take the class back
             self._purge()
             self._take_end_requests()
+
+    @property
+    def max_classes(self) -> int:
+        return self.limits.max_classes
+
+    @property
+    def max_students(self) -> int:
+        return self.limits.max_students
 
     # --- anyone ---------------------------------------------------------------------
 
@@ -163,18 +169,10 @@ class ClassStore:
         The run keys of the classes, the smallest step where two ask about one run.
         """
         with self._lock:
-            hidden: dict[str, int] = {}
-            for room in self._classes.values():
-                question = room.question
-                if question is None or question.revealed or self._expired(room):
-                    continue
-                if room.code == teaches:
-                    continue
-                if seat is not None and seat.code == room.code and seat.seat in question.answers:
-                    continue
-                step = min(question.step, hidden.get(room.run_key, question.step))
-                hidden[room.run_key] = step
-            return hidden
+            live = [room for room in self._classes.values() if not self._expired(room)]
+            return rules.hidden_steps(
+                ((room.code, room.run_key, room.question) for room in live), teaches, seat
+            )
 
     # --- the teacher ----------------------------------------------------------------
 
@@ -189,25 +187,15 @@ class ClassStore:
         with self._lock:
             self._purge()
             self._take_end_requests()
-            mine = seats.classes_of(self._classes.values(), client)
-            if self.classes_per_client and mine >= self.classes_per_client:
-                raise ClassError(
-                    f"your address already teaches {mine} classes on this server, as "
-                    "many as one may; end one first (the sidebar's End the class)"
-                )
-            if len(self._classes) >= self.max_classes:
-                self._give_up_an_untaught_class()
-            if len(self._classes) >= self.max_classes:
-                raise ClassError(
-                    f"this server already runs {len(self._classes)} classes, as many as it "
-                    "takes, each taught in the last 10 minutes; one must end first"
-                )
-            code = codes.new_code(set(self._classes))
             now = self._clock()
-            room = ClassRecord(code, codes.digest(secret), run_key, run_name[:200], now)
-            room.place = bounded_place(place or Place())
-            room.client, room.taught = client[:64], now
-            self._classes[code] = room
+            gives_way = rules.make_room(self._classes, client, self.limits, now)
+            if gives_way is not None:
+                log.info("class %s ended: no teacher for 10 minutes on a full server", gives_way)
+                del self._classes[gives_way]
+            code = codes.new_code(set(self._classes))
+            self._classes[code] = rules.new_room(
+                code, secret, run_key, run_name, place, client, now
+            )
             self._save()
         return Teacher(code, secret)
 
@@ -223,13 +211,10 @@ class ClassStore:
     def move(self, code: str, secret: object, place: Place) -> bool:
         """The teacher is somewhere else now; True when that changed the class."""
         with self._lock:
-            room = self._teachers(code, secret)
-            place = bounded_place(place)
-            if room.place == place:
-                return False
-            room.place = place
-            self._touch(room)
-            return True
+            moved = rules.move(self._teachers(code, secret), place, self._clock())
+            if moved:
+                self._save()
+            return moved
 
     def ask(
         self,
@@ -242,14 +227,11 @@ class ClassStore:
         detail: dict[str, Any],
     ) -> None:
         """Open a question (the one before it, revealed or not, is closed)."""
-        if not 2 <= len(labels) <= MAX_OPTIONS or not 0 <= winner < len(labels):
-            raise ClassError(f"a question needs 2 to {MAX_OPTIONS} options and one answer")
+        rules.check_question(labels, winner)
         with self._lock:
             room = self._teachers(code, secret)
-            room.asked += 1
-            labels = tuple(str(label)[:MAX_LABEL] for label in labels)
-            room.question = QuestionRecord(room.asked, int(step), labels, winner, dict(detail))
-            self._touch(room)
+            rules.ask(room, step, labels, winner, detail, self._clock())
+            self._save()
 
     def tally(self, code: str, secret: object) -> Tally | None:
         """The open question's live count and distribution (None: no question open)."""
@@ -267,35 +249,27 @@ class ClassStore:
         """The teacher takes a seat out of the class, its answers and score with it;
         False when there is no such seat."""
         with self._lock:
-            room = self._teachers(code, secret)
-            if room.students.pop(seat, None) is None:
-                return False
-            if room.question is not None:
-                room.question.answers.pop(seat, None)
-            self._touch(room)
-            return True
+            removed = rules.remove(self._teachers(code, secret), seat, self._clock())
+            if removed:
+                self._save()
+            return removed
 
     def reveal(self, code: str, secret: object) -> None:
         """Show the answer and the counts to everyone; score each student's answer once."""
         with self._lock:
             room = self._teachers(code, secret)
-            question = room.question
-            if question is None or question.revealed:
-                return
-            question.revealed = True
-            for seat, option in question.answers.items():
-                student = room.students.get(seat)
-                if student is not None:
-                    student.answered += 1
-                    student.right += option == question.winner
-            self._touch(room)
+            before = room.version
+            rules.reveal(room, self._clock())
+            if room.version != before:  # a second reveal changes nothing
+                self._save()
 
     def show_scores(self, code: str, secret: object, shown: bool) -> None:
         with self._lock:
             room = self._teachers(code, secret)
-            if room.scores_shown != shown:
-                room.scores_shown = shown
-                self._touch(room)
+            before = room.version
+            rules.show_scores(room, shown, self._clock())
+            if room.version != before:
+                self._save()
 
     def end(self, code: str, secret: object) -> None:
         with self._lock:
@@ -316,34 +290,11 @@ class ClassStore:
             room = self._live(code)
             if room is None:
                 raise ClassError(f"no class on this server has the code {code[:12]!r}")
-            now = self._clock()
-            if seat is not None and seat in room.students:
-                room.students[seat].seen = now
-                return Seat(code, seat, room.students[seat].name)
-            back = seats.seat_to_give_back(room, client, now - PRESENT_SECONDS)
-            if back is not None and seat is None:
-                back.seen = now
-                return Seat(code, back.seat, back.name)
-            mine = seats.seats_of(room, client)
-            if self.seats_per_client and mine >= self.seats_per_client:
-                raise ClassError(
-                    f"your address already holds {mine} seats in this class, as many as one "
-                    "may; go back to one of your open pages of the class"
-                )
-            if len(room.students) >= self.max_students:
-                self._give_up_an_absent_seat(room)
-            if len(room.students) >= self.max_students:
-                raise ClassError(f"this class is full ({self.max_students} students)")
-            name = codes.clean_nickname(nickname)
-            if not name:
-                room.anonymous += 1
-                name = f"anonymous {room.anonymous}"
-            name = distinct_name(name, {s.name for s in room.students.values()})
-            seat = seat if seat is not None and codes.is_seat(seat) else codes.new_seat()
-            room.students[seat] = StudentRecord(seat, name, client=client[:64], seen=now)
-            room.last_active = now
-            self._save()
-            return Seat(code, seat, name)
+            before = set(room.students)
+            taken = rules.join(room, nickname, seat, client, self._clock(), self.limits)
+            if taken.seat not in before:
+                self._save()
+            return taken
 
     def seated(self, code: str, seat: str) -> bool:
         """Whether the seat is (still) in the class; the seat is here now, if so."""
@@ -363,32 +314,23 @@ class ClassStore:
         seat is not in the class. An empty one keeps the old name."""
         with self._lock:
             room = self._live(code)
-            student = room.students.get(seat) if room is not None else None
-            if room is None or student is None:
+            if room is None:
                 return None
-            name = codes.clean_nickname(nickname)
-            if name and name != student.name:
-                others = {s.name for s in room.students.values() if s is not student}
-                student.name = distinct_name(name, others)
+            before = room.students[seat].name if seat in room.students else None
+            name = rules.rename(room, seat, nickname)
+            if name != before:
                 self._save()
-            return student.name
+            return name
 
     def answer(self, code: str, seat: str, option: int) -> bool:
         """A student's answer to the open question: True when counted, False when they
         had answered already, or the question is closed, or the option is not one."""
         with self._lock:
             room = self._live(code)
-            if room is None or seat not in room.students or room.question is None:
-                return False
-            question = room.question
-            if question.revealed or seat in question.answers:
-                return False
-            if not isinstance(option, int) or not 0 <= option < len(question.labels):
-                return False
-            question.answers[seat] = option
-            room.last_active = self._clock()
-            self._save()
-            return True
+            counted = room is not None and rules.answer(room, seat, option, self._clock())
+            if counted:
+                self._save()
+            return counted
 
     def my_answer(self, code: str, seat: str) -> int | None:
         """The option this student picked for the open question (None: not yet)."""
@@ -408,15 +350,10 @@ class ClassStore:
         return room
 
     def _teachers(self, code: str, secret: object) -> ClassRecord:
-        room = self._live(code)
-        if room is None:
-            raise ClassError("this class has ended")
-        if not codes.matches(secret, room.secret_digest):
-            raise NotTeacher()
-        return room
+        return rules.teachers(self._live(code), secret)
 
     def _expired(self, room: ClassRecord) -> bool:
-        return self._clock() - room.last_active > self.idle_seconds
+        return self._clock() - room.last_active > self.limits.idle_seconds
 
     def _purge(self) -> None:
         ended = [code for code, room in self._classes.items() if self._expired(room)]
@@ -424,21 +361,6 @@ class ClassStore:
             del self._classes[code]
         if ended:
             self._save()
-
-    def _give_up_an_untaught_class(self) -> None:
-        """A full server: the class untaught for UNTAUGHT_SECONDS or more ends."""
-        room = seats.untaught_class(self._classes.values(), self._clock() - UNTAUGHT_SECONDS)
-        if room is not None:
-            log.info("class %s ended: no teacher for 10 minutes on a full server", room.code)
-            del self._classes[room.code]
-
-    def _give_up_an_absent_seat(self, room: ClassRecord) -> None:
-        """A full class: the seat gone ABSENT_SECONDS or more (the longest) is freed."""
-        student = seats.longest_absent(room, self._clock() - ABSENT_SECONDS)
-        if student is not None:
-            del room.students[student.seat]
-            if room.question is not None:
-                room.question.answers.pop(student.seat, None)
 
     def _take_end_requests(self) -> None:
         """End the classes the operator asked to end (at most once in END_CHECK_SECONDS)."""
@@ -452,12 +374,6 @@ class ClassStore:
             del self._classes[code]
         if ended:
             self._save()
-
-    def _touch(self, room: ClassRecord) -> None:
-        """A change everyone should see: a new version, and the snapshot written."""
-        room.version += 1
-        room.last_active = self._clock()
-        self._save()
 
     def _save(self) -> None:
         if self._path is None:

@@ -12,6 +12,7 @@ import streamlit as st
 
 from ui.classroom import codes
 from ui.classroom.model import Place
+from ui.classroom.rules import ClassError, ClassesUnavailable
 from ui.classroom.session import (
     Teaching,
     class_runs,
@@ -21,12 +22,12 @@ from ui.classroom.session import (
     leave_seat,
     notice,
     open_class_run,
+    reachable,
     set_teaching,
     stop_teaching,
     teacher,
     teaching,
 )
-from ui.classroom.store import ClassError
 from ui.session import state as keys
 from ui.session.runs import Run, current_spec, keep_for_class, texts_of
 
@@ -49,6 +50,7 @@ def start_class(run: Run, step: int, passage: str) -> None:
     leave_seat()
 
 
+@reachable
 def take_back() -> None:
     """The teacher key typed after a restart (`CODE-secret`): this session teaches again."""
     typed = str(st.session_state.get(keys.CLASS_TAKE_BACK) or "").strip()
@@ -75,6 +77,7 @@ def teacher_key(code: str, secret: str) -> str:
     return f"{code}-{secret}"
 
 
+@reachable
 def end_class() -> None:
     held = teacher()
     if held is not None:
@@ -85,6 +88,7 @@ def end_class() -> None:
     stop_teaching(st.session_state)
 
 
+@reachable
 def remove_seat() -> None:
     """The class list's Remove button: the picked seat leaves the class, its answers and
     score with it (that student's page says so at its next check)."""
@@ -112,6 +116,8 @@ def publish(**where: Any) -> None:
     try:
         class_store().move(held.code, held.secret, place)
         set_teaching(state, replace(held, place=place))
+    except ClassesUnavailable:  # still teaching: the next step tells the class again
+        log.info("class %s: the step was not published (the store is out of reach)", held.code)
     except ClassError as exc:
         stop_teaching(state)
         notice(f"Your class has ended ({exc}).")

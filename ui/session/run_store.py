@@ -13,6 +13,14 @@ runs stay. When the folder grows past its cap, the runs read least recently go f
 (a read touches the file), except a run something pinned: `<owner>.pins` in the folder
 lists keys that stay (a live class's run, ui/classroom/store.py), even past the cap.
 
+Several server processes may share one folder (scripts/run.sh --processes: a link opened
+on any process finds its run). Each writer has its own temporary name, so saves stay
+atomic; and the steps that change which runs the folder holds (a run renamed into place
+and the eviction after it, pins written) take the folder's lock first (`fcntl.flock` on
+the folder itself, shared by every process on this machine), so two writers never evict
+for each other: after every save the folder is under its cap, and no more was removed
+than the cap asked. Reads take no lock: a run evicted meanwhile is a run not found.
+
 The folder and its caps come from the environment (`config_from_env`):
 BPE_EXPLORER_RUNS_DIR (default `<repo>/.runs`; `off` switches the store off),
 BPE_EXPLORER_RUNS_MB (default 500; `0` switches it off too) and BPE_EXPLORER_RUN_MB, what
@@ -24,6 +32,7 @@ every save.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import logging
@@ -31,7 +40,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -233,11 +242,29 @@ def save(config: StoreConfig, key: str, run: StoredRun) -> bool:
             sink.flush()
             os.fsync(sink.fileno())
         _pause_for_tests()
-        os.replace(temporary, path)
+        with folder_lock(config.folder):
+            os.replace(temporary, path)
+            evict(config.folder, config.cap_bytes, keep=path, locked=True)
     finally:
         temporary.unlink(missing_ok=True)
-    evict(config.folder, config.cap_bytes, keep=path)
     return True
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """The folder's lock, shared by every process of this machine that keeps runs in it
+    (an flock on the folder itself: no lock file to leave behind or to evict).
+
+    >>> import tempfile
+    >>> with folder_lock(Path(tempfile.mkdtemp())):
+    ...     pass
+    """
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
 
 
 def has(config: StoreConfig, key: str) -> bool:
@@ -296,9 +323,19 @@ def write_pins(folder: Path, owner: str, keys: set[str]) -> None:
     temporary = folder / f".{owner}.{os.getpid()}-{threading.get_ident()}.tmp"
     try:
         temporary.write_text("".join(f"{key}\n" for key in sorted(keys)), encoding="ascii")
-        os.replace(temporary, path)
+        with folder_lock(folder):  # an eviction reads the pins whole, before or after
+            os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def pinned_keys_of(folder: Path, owner: str) -> set[str]:
+    """The keys one owner pinned (an empty set when it pinned none)."""
+    try:
+        text = (folder / f"{owner}{PINS_SUFFIX}").read_text("ascii")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {line for line in text.split() if is_key(line)}
 
 
 def pinned_keys(folder: Path) -> set[str]:
@@ -310,14 +347,20 @@ def pinned_keys(folder: Path) -> set[str]:
     return keys
 
 
-def evict(folder: Path, cap_bytes: int, keep: Path | None = None) -> list[str]:
+def evict(
+    folder: Path, cap_bytes: int, keep: Path | None = None, *, locked: bool = False
+) -> list[str]:
     """Remove the runs read least recently until the folder is under the cap; their keys.
 
     `keep` (the run just written) goes last: only when it alone is larger than the cap
     (which `save` never writes), so the cap always holds. A pinned run (`write_pins`)
     never goes: pinned runs may hold the folder over its cap while they are pinned.
-    Temporary files of writers that died are removed too.
+    Temporary files of writers that died are removed too. Under the folder's lock
+    (`locked`: the caller holds it already), so two processes never evict at once.
     """
+    if not locked:
+        with folder_lock(folder):
+            return evict(folder, cap_bytes, keep, locked=True)
     pinned = pinned_keys(folder)
     runs = []
     for path in folder.iterdir():

@@ -10,6 +10,10 @@ subclasses of BaseException, which `except Exception` never sees; and a fragment
 Streamlit has already shown (its FragmentHandledException, through the door
 ui/server/streamlit_internals.py) is logged, not shown twice.
 
+A shared service out of reach (ui/server/outages.py `Unavailable`: the classes' Redis
+stopped) is not a failure of the section: its own sentence is shown, once in a run
+however many sections met it (`say_once`), and the log has one line, no traceback.
+
     >>> section_message("The merge log")[:60]
     'The merge log could not be shown: something unexpected went '
 """
@@ -18,16 +22,19 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import ParamSpec
 
 import streamlit as st
 
+from ui.server.outages import Unavailable
 from ui.server.streamlit_internals import FragmentHandled
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
+_this_run = threading.local()  # a session's runs are on its script thread, one at a time
 
 
 def section_message(what: str) -> str:
@@ -47,6 +54,9 @@ def guarded(what: str) -> Iterator[None]:
     """
     try:
         yield
+    except Unavailable as exc:
+        log.warning("%s: %s", what, exc)
+        say_once(str(exc))
     except FragmentHandled:
         # subtle: a fragment that raised was already reported by Streamlit; going on
         # keeps the rest of the page (fragments' own bodies are guarded, see below)
@@ -54,6 +64,21 @@ def guarded(what: str) -> Iterator[None]:
     except Exception:
         log.exception("the section %r failed", what)
         st.error(section_message(what), icon=":material/error:")
+
+
+def new_run() -> None:
+    """At the top of a full run: nothing said yet (`say_once`)."""
+    _this_run.said = set()
+
+
+def say_once(text: str, icon: str = ":material/cloud_off:") -> None:
+    """A warning (markdown: the caller's own words, or escaped), unless this run said the
+    same already: three sections that met one outage show one sentence."""
+    said: set[str] = getattr(_this_run, "said", set())
+    if text in said:
+        return
+    _this_run.said = said | {text}
+    st.warning(text, icon=icon)
 
 
 def guarded_function(what: str, func: Callable[P, None]) -> Callable[P, None]:

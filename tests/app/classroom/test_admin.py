@@ -3,21 +3,28 @@ real classes file: it lists the classes and ends one, in the file and in a runni
 
 from __future__ import annotations
 
+import os
+import secrets
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from harness.app_server import free_port
+from harness.redis_server import RedisServer
+from tests.app.classroom.conftest import redis_store
 from ui.classroom.store import ClassStore
 
 ROOT = Path(__file__).resolve().parents[3]
 RUN = "0123456789abcdef"
 
 
-def admin(*args: str) -> subprocess.CompletedProcess[str]:
+def admin(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("BPE_EXPLORER_REDIS")}
     return subprocess.run(
         [sys.executable, "-m", "ui.classroom.admin", *args],
         cwd=ROOT,
+        env={**environ, **(env or {})},
         capture_output=True,
         text=True,
         timeout=60,
@@ -56,3 +63,26 @@ def test_bad_input_gets_one_sentence(tmp_path: Path) -> None:
     assert (tmp_path / "classes.json").exists()  # the operator's look moves nothing
     empty = admin("--runs-dir", str(tmp_path / "none"), "list")
     assert empty.returncode == 0 and "No class in" in empty.stdout
+
+
+def test_list_and_end_a_class_in_redis(redis_server: RedisServer) -> None:
+    """With BPE_EXPLORER_REDIS_URL, the operator acts on the classes every process shares."""
+    prefix = f"admin-{secrets.token_hex(4)}:"
+    store = redis_store(redis_server.url, prefix)
+    squatter = store.start(RUN, "Bots · none · 300", client="10.0.0.66")
+    kept = store.start(RUN, "Shakespeare · gpt4 · 1k", client="10.0.0.5")
+    store.join(squatter.code, "bot")
+    env = {"BPE_EXPLORER_REDIS_URL": redis_server.url, "BPE_EXPLORER_REDIS_PREFIX": prefix}
+    listed = admin("list", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert any(squatter.code in line and "10.0.0.66" in line for line in listed.stdout.splitlines())
+    ended = admin("end", squatter.code.lower(), env=env)
+    assert ended.returncode == 0 and f"Class {squatter.code} ended" in ended.stdout
+    assert store.view(squatter.code) is None and store.view(kept.code) is not None
+    missing = admin("end", squatter.code, env=env)
+    assert missing.returncode == 1 and "No class has the code" in missing.stdout
+    redis_server_url = redis_server.url.replace(str(redis_server.port), str(free_port()))
+    down = admin("list", env={**env, "BPE_EXPLORER_REDIS_URL": redis_server_url})
+    assert down.returncode == 1 and "Could not reach the classes' Redis" in down.stderr
+    assert redis_server.password not in down.stderr + down.stdout
+    assert "Traceback" not in down.stderr

@@ -1,18 +1,21 @@
 """A class in AppTest: the teacher starts it, students join by link and by code, follow
 the teacher's step (and step away and back), answer a question once, see it revealed;
-nicknames are shown literally; a student cannot drive the class; a restart keeps it."""
+nicknames are shown literally; a student cannot drive the class; a restart keeps it.
+Every test runs twice: the classes in this process's memory, and in a real Redis."""
 
 from __future__ import annotations
 
 import html
+import secrets
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app_support import open_app, texts_of
 from ui.classroom import session as classroom
-from ui.classroom import snapshot, teaching
+from ui.classroom import snapshot, stores, teaching
 from ui.classroom.model import Place, Seat
+from ui.classroom.store import ClassStore
 from ui.session import run_store
 from ui.session import state as keys
 from ui.session.encode_place import encode_place
@@ -20,11 +23,16 @@ from ui.session.markdown import markdown_text
 from ui.views.shared_charts import vega_lite_once
 
 
-@pytest.fixture(autouse=True)
-def fresh_store():
-    """Each test has the server's store to itself (and no snapshot of another test's)."""
+@pytest.fixture(autouse=True, params=["memory", "redis"])
+def fresh_store(request, monkeypatch):
+    """Each test has the server's store to itself (and no snapshot of another test's), in
+    this process's memory, then in a real Redis (its own prefix of keys: a new server's)."""
     folder = run_store.config_from_env().folder
     (folder / snapshot.FILE_NAME).unlink(missing_ok=True)
+    if request.param == "redis":
+        server = request.getfixturevalue("redis_server")
+        monkeypatch.setenv(stores.REDIS_URL_VARIABLE, server.url)
+        monkeypatch.setenv(stores.REDIS_PREFIX_VARIABLE, f"app-{secrets.token_hex(4)}:")
     classroom.class_store.clear()
     yield
     classroom.class_store.clear()
@@ -60,6 +68,13 @@ def join_by_code(code: str, nickname: str = "") -> AppTest:
 
 def page_html(app: AppTest) -> str:
     return "".join(str(element.proto.body) for element in app.get("html"))
+
+
+def winner_of(code: str) -> int:
+    """The open question's answer, as the store keeps it (the test's own look inside)."""
+    store = classroom.class_store()
+    room = store._classes[code] if isinstance(store, ClassStore) else store._load(code)
+    return room.question.winner
 
 
 def class_step(code: str) -> int:
@@ -141,7 +156,7 @@ def test_a_question_answered_once_counted_and_revealed() -> None:
     shown = " ".join(texts_of(ada.markdown) + texts_of(ada.caption))
     assert "Answered:" not in shown and "picked the merge" not in shown  # no counts yet
     assert "Pair counts" not in shown
-    winner = classroom.class_store()._classes[code].question.winner  # the test's own look
+    winner = winner_of(code)
     ada.radio(key=keys.CLASS_ANSWER).set_value(winner).run()
     ada.button(key=keys.CLASS_SEND).click().run()
     assert any("Your answer is in" in text for text in texts_of(ada.info))

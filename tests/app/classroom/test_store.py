@@ -1,5 +1,10 @@
 """The class store: bounded, one answer per student, answers hidden until the reveal, the
-teacher's secret required, expiry after idle hours, and a snapshot a restart reads back."""
+teacher's secret required, expiry after idle hours, and a snapshot a restart reads back.
+
+A test taking `make_store` runs against both backends (conftest.py): this process's
+memory, and a real redis-server; the snapshot's and the operator's file are the memory
+store's own (tests/app/classroom/test_redis_store.py has Redis's own: expiry by key TTL,
+races between processes, Redis stopped and restarted)."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.classroom.conftest import StoreMaker
 from ui.classroom import codes
 from ui.classroom.model import Place
 from ui.classroom.store import (
@@ -30,16 +36,16 @@ class Clock:
         return self.now
 
 
-def test_codes_avoid_letters_that_look_alike() -> None:
-    store = ClassStore()
+def test_codes_avoid_letters_that_look_alike(make_store: StoreMaker) -> None:
+    store = make_store()
     found = {store.start(RUN, "r").code for _ in range(store.max_classes)}
     assert len(found) == store.max_classes
     assert all(codes.is_code(code) for code in found)
     assert not set("".join(found)) & set("0O1IlL")
 
 
-def test_the_store_is_bounded() -> None:
-    store = ClassStore(max_classes=2, max_students=3)
+def test_the_store_is_bounded(make_store: StoreMaker) -> None:
+    store = make_store(max_classes=2, max_students=3)
     first = store.start(RUN, "r")
     store.start(RUN, "r")
     with pytest.raises(ClassError, match="as many as it takes"):
@@ -53,12 +59,12 @@ def test_the_store_is_bounded() -> None:
     store.start(RUN, "r")  # room again
 
 
-def test_a_full_server_lets_a_class_nobody_teaches_give_way() -> None:
+def test_a_full_server_lets_a_class_nobody_teaches_give_way(make_store: StoreMaker) -> None:
     """Whoever starts every class the server takes cannot keep a teacher out for long:
     a class whose teacher's page has not shown it for ten minutes gives way, with or
     without students (the one without first)."""
     clock = Clock()
-    store = ClassStore(max_classes=3, clock=clock)
+    store = make_store(max_classes=3, clock=clock)
     taught = store.start(RUN, "taught")
     squatters = [store.start(RUN, "bot"), store.start(RUN, "bot")]
     store.join(squatters[1].code, "a bot")
@@ -77,8 +83,8 @@ def test_a_full_server_lets_a_class_nobody_teaches_give_way() -> None:
         store.start(RUN, "r")
 
 
-def test_one_client_teaches_at_most_two_classes() -> None:
-    store = ClassStore(max_classes=20)
+def test_one_client_teaches_at_most_two_classes(make_store: StoreMaker) -> None:
+    store = make_store(max_classes=20)
     started = [store.start(RUN, "r", client="10.0.0.9") for _ in range(2)]
     with pytest.raises(ClassError, match="your address already teaches 2 classes"):
         store.start(RUN, "r", client="10.0.0.9")
@@ -87,15 +93,15 @@ def test_one_client_teaches_at_most_two_classes() -> None:
     store.start(RUN, "r", client="10.0.0.9")  # room again for the first
 
 
-def test_anonymous_students_are_numbered() -> None:
-    store = ClassStore()
+def test_anonymous_students_are_numbered(make_store: StoreMaker) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     names = [store.join(teacher.code, nick).name for nick in ("", "  ", "Ada", "")]
     assert names == ["anonymous 1", "anonymous 2", "Ada", "anonymous 3"]
 
 
-def test_one_answer_per_student_and_hidden_until_the_reveal() -> None:
-    store = ClassStore()
+def test_one_answer_per_student_and_hidden_until_the_reveal(make_store: StoreMaker) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     ada, bo, cy = (store.join(teacher.code, n) for n in ("Ada", "Bo", "Cy"))
     assert not store.answer(teacher.code, ada.seat, 0)  # no question yet
@@ -119,8 +125,8 @@ def test_one_answer_per_student_and_hidden_until_the_reveal() -> None:
     assert rows == [("Ada", 1, 1), ("Cy", 0, 0), ("Bo", 0, 1)]
 
 
-def test_a_forged_secret_moves_nothing() -> None:
-    store = ClassStore()
+def test_a_forged_secret_moves_nothing(make_store: StoreMaker) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     other = store.start(RUN, "r")
     student = store.join(teacher.code, "Eve")
@@ -139,8 +145,8 @@ def test_a_forged_secret_moves_nothing() -> None:
     assert store.is_teacher(teacher.code, teacher.secret)
 
 
-def test_versions_change_with_the_class_not_with_answers_or_joins() -> None:
-    store = ClassStore()
+def test_versions_change_with_the_class_not_with_answers_or_joins(make_store: StoreMaker) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     seen = [store.version(teacher.code)]
     assert not store.move(teacher.code, teacher.secret, Place())  # nothing changed
@@ -205,8 +211,8 @@ def test_an_unreadable_snapshot_is_set_aside(tmp_path: Path) -> None:
     assert path.exists()
 
 
-def test_answers_from_many_threads_are_each_counted_once() -> None:
-    store = ClassStore()
+def test_answers_from_many_threads_are_each_counted_once(make_store: StoreMaker) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     seats = [store.join(teacher.code, f"s{k}") for k in range(60)]
     store.ask(teacher.code, teacher.secret, 0, ("a", "b", "c"), winner=0, detail={})
@@ -223,8 +229,8 @@ def test_answers_from_many_threads_are_each_counted_once() -> None:
     assert store.tally(teacher.code, teacher.secret).counts == (20, 20, 20)
 
 
-def test_a_rename_is_bounded_and_told_apart() -> None:
-    store = ClassStore()
+def test_a_rename_is_bounded_and_told_apart(make_store: StoreMaker) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     ada, other = store.join(teacher.code, "Ada"), store.join(teacher.code, "")
     assert store.rename(teacher.code, other.seat, " Ada ") == "Ada (2)"
@@ -236,9 +242,9 @@ def test_a_rename_is_bounded_and_told_apart() -> None:
 # --- seats: per client, given back, present, removed (issue 35 §3) -------------------------
 
 
-def test_one_client_holds_at_most_four_seats_and_gets_its_own_back() -> None:
+def test_one_client_holds_at_most_four_seats_and_gets_its_own_back(make_store: StoreMaker) -> None:
     clock = Clock()
-    store = ClassStore(clock=clock)
+    store = make_store(clock=clock)
     teacher = store.start(RUN, "r")
     phone = store.join(teacher.code, "Ada", client="10.0.0.7")
     more = [store.join(teacher.code, "", client="10.0.0.7") for _ in range(3)]
@@ -256,8 +262,8 @@ def test_one_client_holds_at_most_four_seats_and_gets_its_own_back() -> None:
     assert back.seat in {phone.seat, more[0].seat}
 
 
-def test_a_flood_of_joins_from_one_address_stops_at_its_share() -> None:
-    store = ClassStore()
+def test_a_flood_of_joins_from_one_address_stops_at_its_share(make_store: StoreMaker) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     taken, refused = 0, 0
     for _ in range(120):
@@ -270,9 +276,9 @@ def test_a_flood_of_joins_from_one_address_stops_at_its_share() -> None:
     assert store.view(teacher.code).students == 4
 
 
-def test_the_live_count_counts_seats_that_are_here() -> None:
+def test_the_live_count_counts_seats_that_are_here(make_store: StoreMaker) -> None:
     clock = Clock()
-    store = ClassStore(clock=clock)
+    store = make_store(clock=clock)
     teacher = store.start(RUN, "r")
     ada, bo, cy = (store.join(teacher.code, name) for name in ("Ada", "Bo", "Cy"))
     store.ask(teacher.code, teacher.secret, 2, ("ab", "cd"), winner=0, detail={})
@@ -287,8 +293,8 @@ def test_the_live_count_counts_seats_that_are_here() -> None:
     assert store.view(teacher.code).present == 1
 
 
-def test_the_teacher_sees_every_seat_and_removes_one_with_its_score() -> None:
-    store = ClassStore()
+def test_the_teacher_sees_every_seat_and_removes_one_with_its_score(make_store: StoreMaker) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     ada, bo = store.join(teacher.code, "Ada"), store.join(teacher.code, "Bo")
     store.ask(teacher.code, teacher.secret, 2, ("ab", "cd"), winner=0, detail={})
@@ -315,9 +321,9 @@ def test_the_teacher_sees_every_seat_and_removes_one_with_its_score() -> None:
     assert not store.remove(teacher.code, teacher.secret, bo.seat)
 
 
-def test_a_full_class_gives_a_long_gone_seat_to_a_newcomer() -> None:
+def test_a_full_class_gives_a_long_gone_seat_to_a_newcomer(make_store: StoreMaker) -> None:
     clock = Clock()
-    store = ClassStore(clock=clock, max_students=2)
+    store = make_store(clock=clock, max_students=2)
     teacher = store.start(RUN, "r")
     gone, here = store.join(teacher.code, "Gone"), store.join(teacher.code, "Here")
     with pytest.raises(ClassError, match="full"):
@@ -328,8 +334,10 @@ def test_a_full_class_gives_a_long_gone_seat_to_a_newcomer() -> None:
     assert not store.seated(teacher.code, gone.seat) and store.seated(teacher.code, here.seat)
 
 
-def test_an_open_question_hides_its_merge_from_all_but_who_may_see_it() -> None:
-    store = ClassStore()
+def test_an_open_question_hides_its_merge_from_all_but_who_may_see_it(
+    make_store: StoreMaker,
+) -> None:
+    store = make_store()
     teacher = store.start(RUN, "r")
     ada, bo = store.join(teacher.code, "Ada"), store.join(teacher.code, "Bo")
     assert store.hidden_steps(None, ada) == {}

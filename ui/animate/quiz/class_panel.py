@@ -24,7 +24,7 @@ from ui.animate.quiz import questions as quiz
 from ui.animate.quiz.class_chart import answers_chart
 from ui.classroom import session as classroom
 from ui.classroom.model import ClassView, QuestionView
-from ui.classroom.store import ClassError
+from ui.classroom.rules import ClassError, ClassesUnavailable
 from ui.session import state as keys
 from ui.session.runs import Run
 from ui.views.formatting import markdown_text, plural
@@ -35,8 +35,11 @@ from ui.views.token_text import pair_text
 def question_open() -> bool:
     """Whether this session's class has a question not yet revealed (the pair table,
     whose counts give the answer away, waits meanwhile, on the projector too)."""
-    code = _code()
-    view = classroom.class_store().view(code) if code else None
+    try:
+        code = _code()
+        view = classroom.class_store().view(code) if code else None
+    except ClassesUnavailable:  # not known: the run's veil (kept from the last look) holds
+        return False
     return bool(view and view.question and not view.question.revealed)
 
 
@@ -94,6 +97,7 @@ def teacher_view(run: Run, history: MergeHistory, view: ClassView, last: int) ->
     revealed(question, None)
 
 
+@classroom.reachable
 def ask(run: Run, history: MergeHistory, last: int) -> None:
     """The Ask button: the quiz's question at the step on screen, for the whole class."""
     held = classroom.teacher()
@@ -116,8 +120,11 @@ def ask(run: Run, history: MergeHistory, last: int) -> None:
 
 def live_count(question: QuestionView) -> None:
     """How many have answered (a fragment on a timer); the distribution when chosen."""
-    held = classroom.teacher()
-    tally = classroom.class_store().tally(*held) if held else None
+    try:
+        held = classroom.teacher()
+        tally = classroom.class_store().tally(*held) if held else None
+    except ClassesUnavailable:
+        return  # the page's last run said so
     if tally is None:
         return
     st.markdown(
@@ -133,6 +140,7 @@ def live_count(question: QuestionView) -> None:
         )
 
 
+@classroom.reachable
 def reveal(step: int, last: int) -> None:
     """The Reveal button: the answer to everyone, and the teacher's step to the merge."""
     held = classroom.teacher()
@@ -197,6 +205,7 @@ def student_view(view: ClassView) -> None:
     )
 
 
+@classroom.reachable
 def send() -> None:
     taken = classroom.seat()
     pick = st.session_state.get(keys.CLASS_ANSWER)

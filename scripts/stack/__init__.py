@@ -1,0 +1,1 @@
+"""Several Streamlit processes behind nginx, with Redis: `bash scripts/run.sh --processes N`."""
