@@ -171,6 +171,32 @@ def fetch(found: HubFiles, *, progress: Progress | None = None) -> tuple[Path, .
         done += size or 0
         if progress is not None:
             progress(FETCHING, done, max(done, total))
+    remember_main(found)
+    return tuple(paths)
+
+
+def remember_main(found: HubFiles) -> None:
+    """Note in the cache that `main` is this commit (refs/main, huggingface_hub's layout),
+    as its own download of `main` does: the files were fetched by their commit, so that
+    they are the ones whose sizes were checked, and the cache must still find them by name.
+    """
+    folder = hub_cache_dir() / f"models--{found.repo.replace('/', '--')}" / "refs"
+    main = folder / "main"
+    if not main.is_file() or main.read_text().strip() != found.commit:
+        folder.mkdir(parents=True, exist_ok=True)
+        main.write_text(found.commit)
+
+
+def cached_paths(found: HubFiles) -> tuple[Path, ...]:
+    """The files of this commit in the cache (no network); HubError when one is missing."""
+    paths = []
+    for file in found.files:
+        path = try_to_load_from_cache(found.repo, file, hub_cache_dir(), found.commit)
+        if not isinstance(path, str):
+            raise HubError(
+                f"{found.repo}'s {file} is no longer in this server's Hub cache: open it again."
+            )
+        paths.append(Path(path))
     return tuple(paths)
 
 

@@ -22,10 +22,8 @@ import json
 import threading
 from collections.abc import Callable
 
-from huggingface_hub import try_to_load_from_cache
-
-from explorer.models.hub import fetch, open_fetched
-from explorer.models.hub_files import HubFiles, hub_cache_dir
+from explorer.models.hub import cached_paths, fetch, open_fetched
+from explorer.models.hub_files import HubError, HubFiles
 from explorer.models.model import LoadedModel
 from explorer.training.learner import ProgressCallback
 from ui.server.child_jobs import JobRunner
@@ -91,10 +89,11 @@ def is_held(found: HubFiles) -> bool:
 
 def in_cache(found: HubFiles) -> bool:
     """Whether every file of this commit is in the Hub cache (no fetch needed)."""
-    return all(
-        isinstance(try_to_load_from_cache(found.repo, file, hub_cache_dir(), found.commit), str)
-        for file in found.files
-    )
+    try:
+        cached_paths(found)
+    except HubError:
+        return False
+    return True
 
 
 def counts() -> dict[str, int]:
@@ -121,7 +120,7 @@ def _load(found: HubFiles, progress: ProgressCallback | None) -> LoadedModel:
 
 def read_fetched(found: HubFiles) -> LoadedModel:
     """The model read from the cache's files (in a child: the fetch put them there)."""
-    return open_fetched(found, fetch(found)).model
+    return open_fetched(found, cached_paths(found)).model
 
 
 def _waiting(progress: ProgressCallback) -> Callable[[int], None]:
