@@ -10,7 +10,7 @@ counts it, and the seconds each took. `--class-size N` then has N threads (sessi
 one model at once and prints the loads made (1 expected).
 
     .venv/bin/python -m bench.load.hub_models_rss                  # 1, 2 and 4 models
-    .venv/bin/python -m bench.load.hub_models_rss --class-size 30
+    .venv/bin/python -m bench.load.hub_models_rss --class-size 30 --each
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--counts", default="1,2,4", help="models held at once, per run")
     parser.add_argument("--class-size", type=int, default=0, help="sessions opening one model")
+    parser.add_argument("--each", action="store_true", help="each model alone, too")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # a fresh Python's own work
     args = parser.parse_args()
     if args.child:
@@ -96,6 +97,8 @@ def main() -> None:
         build_hub_cache(Path(folder))
         env = {**os.environ, "HF_HUB_CACHE": folder, "HF_HUB_OFFLINE": "1"}
         jobs = [{"names": list(LARGE_MODELS[: int(n)]), "class": 0} for n in args.counts.split(",")]
+        if args.each:
+            jobs += [{"names": [name], "class": 0} for name in LARGE_MODELS]
         if args.class_size:
             jobs.append({"names": [LARGE_MODELS[1]], "class": args.class_size})
         for job in jobs:

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
+from typing import cast
 
-from explorer.models.hub import cached_paths, fetch, open_fetched
+from explorer.models.hub import cached_paths, fetch, locate, open_fetched
 from explorer.models.hub_files import HubError, HubFiles
 from explorer.models.model import LoadedModel
 from explorer.training.learner import ProgressCallback
@@ -40,9 +42,14 @@ MODELS_BYTES = 2500 << 20
 BYTES_PER_ID = 1536
 BYTES_PER_MERGE = 640
 FETCH_QUEUE = 8  # downloads waiting for the one slot; one more is told the server is busy
+# a name's files, as the Hub listed them, are asked again after this long: a class of thirty
+# opening one link asks the Hub once, and a new commit on `main` is seen within minutes
+LOCATED_SECONDS = 600
+LOCATED_KEPT = 256
 
 _models = SharedLru(MODELS_KEPT, MODELS_BYTES)
 _fetcher = JobRunner(slots=1, queue_limit=FETCH_QUEUE)  # one download at a time per server
+_located = SharedLru(LOCATED_KEPT)  # name -> (when, HubFiles)
 _counting = threading.Lock()
 _counts = {"loads": 0, "fetches": 0}
 
@@ -68,6 +75,17 @@ def hub_files_of(texts: tuple[str, ...]) -> HubFiles:
         )
     except (IndexError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"this Hub model's run cannot be read ({exc})") from None
+
+
+def located(name: str) -> HubFiles:
+    """`explorer.models.hub.locate(name)`, kept LOCATED_SECONDS for every session (a
+    refusal is not kept: the next visitor asks again)."""
+    kept = _located.get(name)
+    if kept is not None and time.monotonic() - kept[0] < LOCATED_SECONDS:
+        return cast(HubFiles, kept[1])
+    found = locate(name)
+    _located.put(name, (time.monotonic(), found))
+    return found
 
 
 def model_weight(model: LoadedModel) -> int:
@@ -134,5 +152,6 @@ def _count(what: str) -> None:
 
 def forget_models() -> None:
     """Drop every held model (tests: as after a restart)."""
-    global _models
+    global _models, _located
     _models = SharedLru(MODELS_KEPT, MODELS_BYTES)
+    _located = SharedLru(LOCATED_KEPT)

@@ -20,11 +20,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from explorer.models.hub import FETCHING, locate
+from explorer.models.hub import FETCHING
 from explorer.models.hub_files import HubFiles, fetching_allowed
 from explorer.models.model import LoadedModel
 from ui.server.heavy_work import WAITING
-from ui.session.hub_models import held_model, hub_texts, in_cache, is_held
+from ui.session.hub_models import held_model, hub_texts, in_cache, is_held, located
 from ui.session.run_spec import RunKind, RunSpec, size_label, text_key
 from ui.session.runs import add_run
 
@@ -47,7 +47,7 @@ def open_hub_model(name: str) -> RunSpec:
 def hub_run(name: str) -> tuple[RunSpec, tuple[str, ...]]:
     """The run of the Hub model `name` (fetched and read when needed, with a progress bar
     while it is), and the texts it keeps; not added to any session."""
-    found = locate(name)
+    found = located(name)
     if is_held(found):
         model = held_model(found)
     else:
