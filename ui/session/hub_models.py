@@ -33,14 +33,15 @@ from ui.server.clients import current_client
 from ui.server.heavy_work import WAITING, in_a_child, session_still_wanted
 from ui.server.lru import SharedLru
 
-# A model's memory, measured (BENCHMARKS.md, "Session 16: real models by name"): RSS grows
-# by ~1.5 KB an id and ~0.6 KB a merge once it is held (Llama 3, 128,256 ids and 280,147
-# merges: ~350 MB; Gemma 3, 262,145 ids and 514,906 merges: ~700 MB). Four at once fit a
-# class server of 4 GB beside its sessions; a fifth evicts the least used.
-MODELS_KEPT = 4
-MODELS_BYTES = 2500 << 20
-BYTES_PER_ID = 1536
-BYTES_PER_MERGE = 640
+# A model's memory, measured (BENCHMARKS.md, "Session 16: real models by name"): held
+# alone, the server's RSS grows by 174 MB for Llama 3 (128,256 ids, 280,147 merges), 135 MB
+# for Qwen 3, 117 MB for DeepSeek-V3 and 347 MB for Gemma 3 (262,145 ids, 514,906 merges):
+# ~0.55 KB an id and ~0.4 KB a merge. Six at once (Compare's chart draws up to six) fit
+# 2 GB even at Gemma 3's size; a seventh evicts the least used, read again when asked.
+MODELS_KEPT = 6
+MODELS_BYTES = 2 << 30
+BYTES_PER_ID = 560
+BYTES_PER_MERGE = 400
 FETCH_QUEUE = 8  # downloads waiting for the one slot; one more is told the server is busy
 # a name's files, as the Hub listed them, are asked again after this long: a class of thirty
 # opening one link asks the Hub once, and a new commit on `main` is seen within minutes
