@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,6 +42,10 @@ class FakeHub:
     repos: dict[str, FakeRepo]
     url: str = ""
     requests: list[str] = field(default_factory=list)
+    file_seconds: float = 0.0  # each file's bytes are sent after this long
+    sending: int = 0  # files being sent now
+    most_sending: int = 0  # the most sent at once
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 def _handler(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
@@ -104,7 +109,18 @@ def _handler(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
                 "ETag": f'"{hashlib.sha1(data).hexdigest()}"',
                 "Content-Type": "application/octet-stream",
             }
-            self._send(200, data, headers, body)
+            if not body:
+                self._send(200, data, headers, body)
+                return
+            with hub.lock:
+                hub.sending += 1
+                hub.most_sending = max(hub.most_sending, hub.sending)
+            try:
+                time.sleep(hub.file_seconds)
+                self._send(200, data, headers, body)
+            finally:
+                with hub.lock:
+                    hub.sending -= 1
 
         def _send(self, status: int, data: bytes, headers: dict[str, str], body: bool) -> None:
             self.send_response(status)
@@ -119,9 +135,9 @@ def _handler(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def serving(repos: dict[str, FakeRepo]) -> Iterator[FakeHub]:
+def serving(repos: dict[str, FakeRepo], file_seconds: float = 0.0) -> Iterator[FakeHub]:
     """The fake Hub on a free port of 127.0.0.1 while the block runs."""
-    hub = FakeHub(repos)
+    hub = FakeHub(repos, file_seconds=file_seconds)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(hub))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
