@@ -42,14 +42,14 @@ def test_a_model_is_fetched_once_then_opens_for_every_visitor(
     before = counts()
     with serving({"meta-llama/Llama-2-7b-hf": repo(empty_cache)}) as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
-        first = open_app("train")
+        first = open_app("train", timeout=300)
         first.text_input(key=keys.TRAIN_HUB_NAME).input("meta-llama/Llama-2-7b-hf")
         first.button(key=keys.TRAIN_HUB_OPEN).click().run(timeout=300)
         assert not first.exception and not texts_of(first.error), texts_of(first.error)
         runs = first.session_state[keys.RUNS]
         spec = runs[first.sidebar.selectbox(key=keys.SIDEBAR_RUN).value]
         assert spec.kind is RunKind.HUB_MODEL
-        second = open_app("tokens", {"hub": "meta-llama/Llama-2-7b-hf", "text": "hi"})
+        second = open_app("tokens", {"hub": "meta-llama/Llama-2-7b-hf", "text": "hi"}, timeout=300)
         assert not second.exception
         fetched = [r for r in hub.requests if r.startswith("GET") and "/resolve/" in r]
     assert len(fetched) == 2  # tokenizer.json and its config, once

@@ -21,6 +21,8 @@ from ui.session.hub_models import counts, forget_models, held_model
 from ui.session.run_spec import RunKind
 
 PAGES = ("train", "animate", "tokens", "vocabulary", "compare")
+# a first run that reads Gemma 3's 33 MB in a child took 30-40 s on the loaded 2-core machine
+READ_TIMEOUT = 300
 TEXT = "Café ﬁne: Ｈｅｌｌｏ 東京 🤖 123"
 
 
@@ -37,7 +39,7 @@ def shown_ids(app: AppTest) -> list[int]:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_hub_opens_the_model_on_every_page(hub_cache: HubCache, page: str):
-    app = open_app(page, {"hub": "meta-llama/Llama-2-7b-hf"})
+    app = open_app(page, {"hub": "meta-llama/Llama-2-7b-hf"}, timeout=READ_TIMEOUT)
     assert not app.exception, app.exception
     assert not texts_of(app.error), texts_of(app.error)
     spec = current(app)
@@ -60,7 +62,7 @@ def test_hub_opens_the_model_on_every_page(hub_cache: HubCache, page: str):
 def test_tokens_keeps_the_links_text_and_shows_the_references_ids(hub_cache: HubCache, name):
     from tokenizers import Tokenizer
 
-    app = open_app("tokens", {"hub": name, "text": TEXT})
+    app = open_app("tokens", {"hub": name, "text": TEXT}, timeout=READ_TIMEOUT)
     assert not app.exception, app.exception
     assert app.text_area(key=keys.TOKENS_TEXT).value == TEXT
     source = OPEN_WEIGHT / hub_cache.repos[name]["tokenizer.json"]
@@ -82,7 +84,7 @@ def test_a_model_that_does_not_open_is_a_note_and_the_rest_of_the_link_opens(
 
 def test_a_link_names_several_models_and_the_first_is_on_screen(hub_cache: HubCache):
     link = "meta-llama/Llama-2-7b-hf,Qwen/Qwen3-0.6B,not a name"
-    app = open_app("tokens", {"hub": link})
+    app = open_app("tokens", {"hub": link}, timeout=READ_TIMEOUT)
     assert not app.exception, app.exception
     kinds = [spec.kind for spec in app.session_state[keys.RUNS].values()]
     assert kinds.count(RunKind.HUB_MODEL) == 2
@@ -153,7 +155,8 @@ def test_a_class_of_thirty_opening_one_model_costs_one_load(hub_cache: HubCache)
     assert len(models) == 30 and all(model is models[0] for model in models)
     assert counts()["loads"] == before + 1
     for _ in range(3):  # sessions opening it by link find it held: no load either
-        app = open_app("tokens", {"hub": "deepseek-ai/DeepSeek-V3", "text": "hello"})
+        query = {"hub": "deepseek-ai/DeepSeek-V3", "text": "hello"}
+        app = open_app("tokens", query, timeout=READ_TIMEOUT)
         assert current(app).kind is RunKind.HUB_MODEL
     assert counts()["loads"] == before + 1
     assert counts()["fetches"] == 0  # the cache had it: nothing fetched
