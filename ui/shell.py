@@ -178,7 +178,10 @@ def sidebar() -> Run | None:
         if run is None:
             return None
         full = trained_vocab_size(run)
-        if keys.follow_run(st.session_state, keys.SIDEBAR_VIEW_RUN, run.spec.name):
+        followed = keys.follow_run(st.session_state, keys.SIDEBAR_VIEW_RUN, run.spec.name)
+        # subtle: a real model's run draws no view-size slider, so Streamlit drops its key;
+        # coming back to the run shown before it, the size starts again from the whole run
+        if followed or keys.SIDEBAR_VIEW_SIZE not in st.session_state:
             linked = st.session_state.pop(keys.LINK_VIEW, None)  # a link's view=
             st.session_state[keys.SIDEBAR_VIEW_SIZE] = max(256, min(full, linked or full))
         fit_view_size(st.session_state, full, run.veiled_at is not None)

@@ -160,3 +160,16 @@ def test_a_class_of_thirty_opening_one_model_costs_one_load(hub_cache: HubCache)
         assert current(app).kind is RunKind.HUB_MODEL
     assert counts()["loads"] == before + 1
     assert counts()["fetches"] == 0  # the cache had it: nothing fetched
+
+
+def test_a_hub_the_url_gains_opens_once_and_leaving_the_model_drops_it(hub_cache: HubCache):
+    app = open_app("tokens")
+    sample = current(app).name
+    app.query_params["hub"] = "meta-llama/Llama-2-7b-hf"  # a page's link to a model
+    app.run(timeout=READ_TIMEOUT)
+    assert not app.exception, app.exception
+    assert current(app).kind is RunKind.HUB_MODEL
+    app.sidebar.selectbox(key=keys.SIDEBAR_RUN).select(sample).run()
+    assert not app.exception, app.exception
+    assert current(app).name == sample  # not opened again from the URL it had
+    assert "hub" not in app.query_params and "run" in app.query_params
