@@ -5,8 +5,8 @@ The one function the pages call is `open_hub_model(name)`: it finds the model's 
 (a child, one download at a time per server) while a bar shows the bytes, reads the model
 once for every session (ui/session/hub_models.py), and adds it as this session's current
 run. `hub_run(name)` is the same without the session: the run's spec and texts, for a page
-that shows several models at once (Compare). Both raise HubError (a ValueError) with one
-plain sentence when the model cannot be opened.
+that shows several models at once (Compare), and `hub_model(name)` the model alone. All
+raise HubError (a ValueError) with one plain sentence when the model cannot be opened.
 
     >>> hub_names("Qwen/Qwen3-0.6B, meta-llama/Meta-Llama-3-8B,,Qwen/Qwen3-0.6B")
     ['Qwen/Qwen3-0.6B', 'meta-llama/Meta-Llama-3-8B']
@@ -48,12 +48,18 @@ def hub_run(name: str) -> tuple[RunSpec, tuple[str, ...]]:
     """The run of the Hub model `name` (fetched and read when needed, with a progress bar
     while it is), and the texts it keeps; not added to any session."""
     found = located(name)
-    if is_held(found):
-        model = held_model(found)
-    else:
-        model = _with_progress(found, lambda report: held_model(found, report))
+    model = hub_model(name)
     texts = hub_texts(found)
     return hub_spec(found, model, texts), texts
+
+
+def hub_model(name: str) -> LoadedModel:
+    """The model itself, held once per server (fetched and read when needed, with a
+    progress bar while it is), for a page that needs the model and not a run."""
+    found = located(name)
+    if is_held(found):
+        return held_model(found)
+    return _with_progress(found, lambda report: held_model(found, report))
 
 
 def hub_spec(found: HubFiles, model: LoadedModel, texts: tuple[str, ...]) -> RunSpec:
