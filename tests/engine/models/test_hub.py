@@ -175,3 +175,13 @@ def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def test_a_tokenizer_json_that_is_not_bpe_is_one_sentence_naming_it(hub_cache: HubCache):
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordPiece
+
+    wordpiece = Tokenizer(WordPiece(vocab={"[UNK]": 0, "a": 1}, unk_token="[UNK]")).to_str()
+    hub_cache.add_repo("test-org/wordpiece", {"tokenizer.json": wordpiece.encode()})
+    with pytest.raises(ValueError, match=r"^test-org/wordpiece/tokenizer.json, .*'WordPiece'"):
+        open_hub_model("test-org/wordpiece")
