@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import cast
 
-from explorer.models.hub import cached_paths, fetch, locate, open_fetched
+from explorer.models.hub import cached_paths, fetch, locate, read_cached
 from explorer.models.hub_files import HubError, HubFiles
 from explorer.models.model import LoadedModel
 from explorer.training.learner import ProgressCallback
@@ -134,12 +134,7 @@ def _load(found: HubFiles, progress: ProgressCallback | None) -> LoadedModel:
             client=current_client(),
         )
     _count("loads")
-    return in_a_child(read_fetched, found)
-
-
-def read_fetched(found: HubFiles) -> LoadedModel:
-    """The model read from the cache's files (in a child: the fetch put them there)."""
-    return open_fetched(found, cached_paths(found)).model
+    return in_a_child(read_cached, found)
 
 
 def _waiting(progress: ProgressCallback) -> Callable[[int], None]:
