@@ -25,6 +25,7 @@ from explorer.models.hub_files import HubFiles, fetching_allowed
 from explorer.models.model import LoadedModel
 from ui.server.heavy_work import WAITING
 from ui.session.hub_models import held_model, hub_texts, in_cache, is_held, located
+from ui.session.markdown import markdown_text
 from ui.session.run_spec import RunKind, RunSpec, size_label, text_key
 from ui.session.runs import add_run
 
@@ -95,7 +96,8 @@ def _with_progress(
     """work(report), with a bar that shows the fetch's bytes, the wait for the server, then
     the reading; the bar goes when it is done."""
     fetching = not in_cache(found)
-    first = f"Fetching {found.repo}'s tokenizer files…" if fetching else f"Reading {found.repo}…"
+    repo = markdown_text(found.repo)  # a bar's text is Markdown: "a_b_c" is not italics
+    first = f"Fetching {repo}'s tokenizer files…" if fetching else f"Reading {repo}…"
     bar = st.progress(0.0, text=first)
     try:
         return work(_reporter(found, bar.progress))
@@ -107,6 +109,7 @@ def _reporter(found: HubFiles, show: Callable[..., object]) -> Callable[[str, in
     """A throttled progress callback drawing in the caller's context (see ui/train/progress)."""
     last = [0.0]
     caller = contextvars.copy_context()
+    repo = markdown_text(found.repo)
 
     def report(phase: str, done: int, total: int) -> None:
         now = time.monotonic()
@@ -118,9 +121,9 @@ def _reporter(found: HubFiles, show: Callable[..., object]) -> Callable[[str, in
             caller.run(show, 0.0, text=text)
         elif phase == FETCHING:
             fraction = min(1.0, done / total) if total else 0.0
-            text = f"Fetching {found.repo}: {done / 1e6:,.1f} of {total / 1e6:,.1f} MB"
+            text = f"Fetching {repo}: {done / 1e6:,.1f} of {total / 1e6:,.1f} MB"
             if done >= total:
-                text = f"Reading {found.repo}…"
+                text = f"Reading {repo}…"
             caller.run(show, fraction, text=text)
 
     return report

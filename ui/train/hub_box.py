@@ -32,7 +32,7 @@ def hub_model_form() -> None:
             max_chars=200,
         )
         clicked = button_column.button(
-            "Open", key=keys.TRAIN_HUB_OPEN, icon=":material/download:", use_container_width=True
+            "Open", key=keys.TRAIN_HUB_OPEN, icon=":material/download:", width="stretch"
         )
         caption = fetching_sentence()
         st.caption(caption if fetching_allowed() else f"**{caption}**")
