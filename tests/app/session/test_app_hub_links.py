@@ -173,3 +173,14 @@ def test_a_hub_the_url_gains_opens_once_and_leaving_the_model_drops_it(hub_cache
     assert not app.exception, app.exception
     assert current(app).name == sample  # not opened again from the URL it had
     assert "hub" not in app.query_params and "run" in app.query_params
+
+
+def test_a_hub_run_is_kept_on_the_servers_disk_and_its_run_key_reopens_it(hub_cache: HubCache):
+    first = open_app("tokens", {"hub": "meta-llama/Llama-2-7b-hf"}, timeout=READ_TIMEOUT)
+    spec = current(first)
+    texts = first.session_state[keys.TEXTS][spec.text_key]
+    assert len(texts) == 1 and len(texts[0]) < 1000  # which files of which commit, not a file
+    forget_models()  # as after a restart: read again from the Hub cache
+    again = open_app("tokens", {"run": spec.store_key}, timeout=READ_TIMEOUT)  # a class's link
+    assert current(again).kind is RunKind.HUB_MODEL and current(again).name == spec.name
+    assert again.query_params["hub"] == "meta-llama/Llama-2-7b-hf"
