@@ -6,8 +6,8 @@ visitor, and offline. Three steps, each usable alone (the app runs the second in
 
 1. `locate(name)`: which files of which commit (`explorer.models.hub_files.choose_files`),
    and their sizes, from the Hub's file list, checked against MAX_FILE_BYTES before anything
-   is fetched; from the cache alone when fetching is off (`fetching_allowed`) or the
-   network is down and the cache has the model.
+   is fetched; from the cache alone when fetching is off (`fetching_allowed`), or when
+   the cache has the model and the network is down or the Hub refuses it now.
 2. `fetch(found)`: the files into the cache (a file already there is not fetched again),
    with progress as bytes.
 3. `open_fetched(found, paths)`: read by `explorer.models.opening.open_model`, the one way
@@ -100,6 +100,8 @@ def locate(name: str) -> HubFiles:
             repo, files_metadata=True, timeout=INFO_SECONDS
         )
     except HfHubHTTPError as exc:
+        if cached is not None:  # fetched before (with a token that may have gone): this
+            return cached  # server's own copy; a refusal is said only when there is none
         raise refusal(repo, exc) from None
     except Exception as exc:  # the network: no answer at all
         if not is_network_error(exc):

@@ -185,3 +185,14 @@ def test_a_tokenizer_json_that_is_not_bpe_is_one_sentence_naming_it(hub_cache: H
     hub_cache.add_repo("test-org/wordpiece", {"tokenizer.json": wordpiece.encode()})
     with pytest.raises(ValueError, match=r"^test-org/wordpiece/tokenizer.json, .*'WordPiece'"):
         open_hub_model("test-org/wordpiece")
+
+
+def test_a_model_in_the_cache_still_opens_when_the_hub_refuses_it_now(
+    hub_cache: HubCache, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.delenv("HF_HUB_OFFLINE")  # the Hub answers: Llama 3 is gated, no token here
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    with serving({"meta-llama/Meta-Llama-3-8B": FakeRepo({}, gated=True)}) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        assert locate("meta-llama/Meta-Llama-3-8B").files[0] == "tokenizer.json"
+        assert any("/api/models/meta-llama/Meta-Llama-3-8B" in r for r in hub.requests)
