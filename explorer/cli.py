@@ -80,8 +80,11 @@ MODEL_HELP = (
     "beside it), a rank file (.tiktoken, Llama 3's tokenizer.model: pattern from --pattern, "
     "OpenAI's own or a known file by content, else from the name), Mistral's tekken JSON, "
     "or GPT-2's encoder.json with vocab.bpe in the same folder; or a bundled vocabulary: "
-    f"{', '.join([*BUNDLED_NAMES, *ALIASES])} (write ./gpt2 for a file of that name)"
+    f"{', '.join([*BUNDLED_NAMES, *ALIASES])} (write ./gpt2 for a file of that name); or a "
+    "model on the Hugging Face Hub by its name, as hub:Qwen/Qwen3-0.6B (its tokenizer files "
+    "are fetched into huggingface_hub's cache, HF_TOKEN read for a gated model)"
 )
+HUB_PREFIX = "hub:"
 Loaded = Tokenizer | LoadedModel  # our own tokenizer, or a real model's (explorer.models)
 
 
@@ -153,7 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     decode.set_defaults(run=run_decode)
     add_report_command(commands, load_from_args, ProgressBar, MODEL_HELP, add_model_options)
     info = commands.add_parser("info", help="describe a model")
-    info.add_argument("model", metavar="MODEL", help=MODEL_HELP)
+    info.add_argument("model", metavar="MODEL", nargs="?", help=MODEL_HELP)
+    info.add_argument("--hub", metavar="ORG/NAME", help="a model on the Hugging Face Hub")
     add_model_options(info)
     info.set_defaults(run=run_info)
     _add_check(commands.add_parser("check", help="check a vocabulary: tokens no text yields, ..."))
@@ -394,6 +398,10 @@ def load_tokenizer(model: str, settings: RankSettings | None = None) -> Loaded:
     """
     if bundled_name(model) is not None:
         return load_bundled(model)
+    if model.startswith(HUB_PREFIX):  # a real model by its Hub name, fetched into the cache
+        from explorer.models.hub import open_hub_model
+
+        return open_hub_model(model.removeprefix(HUB_PREFIX)).opened.model
     if not Path(model).exists():
         raise CliError(
             f"cannot open {model}: no such file, and not a bundled vocabulary "
@@ -521,6 +529,10 @@ def _read_ids(data: bytes, name: str, which: str) -> list[int]:
 
 
 def run_info(args: argparse.Namespace) -> None:
+    if (args.model is None) == (args.hub is None):
+        raise CliError("info takes a MODEL or --hub ORG/NAME (one of the two)")
+    if args.hub is not None:
+        args.model = f"{HUB_PREFIX}{args.hub}"
     loaded = load_from_args(args)
     if not isinstance(loaded, Tokenizer):
         from explorer.cli_models import info_lines

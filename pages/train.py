@@ -14,6 +14,7 @@ from ui.train import results as train_results
 from ui.train import tokenizer_files as ts
 from ui.train.form_state import init_form
 from ui.train.form_view import settings, text_source, worked_examples
+from ui.train.hub_box import hub_model_form
 from ui.train.request import requested_run, train_and_add
 from ui.views import formatting as fmt
 from ui.views.section import guarded
@@ -54,6 +55,7 @@ def train_form() -> None:
     )
     if clicked and request:
         train_and_add(request[0], request[1].texts)
+    hub_model_form()
     ts.load_model_form()
 
 

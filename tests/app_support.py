@@ -16,9 +16,11 @@ APP = ROOT / "streamlit_app.py"
 TIMEOUT = 60  # seconds per run: the first run trains the default sample
 
 
-def open_app(page: str | None = None, query: dict[str, str] | None = None) -> AppTest:
+def open_app(
+    page: str | None = None, query: dict[str, str] | None = None, *, timeout: float = TIMEOUT
+) -> AppTest:
     """The entry file after its first run, switched to `pages/<page>.py` when given."""
-    app = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    app = AppTest.from_file(str(APP), default_timeout=timeout)
     for name, value in (query or {}).items():
         app.query_params[name] = value
     app.run()

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from tests.hub_cache import HubCache, build_hub_cache
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # CI draws the same examples on every run: a property test that finds a new counterexample
@@ -25,6 +27,26 @@ SHARED = ROOT.parent / "shared"
 # (ui/session/run_cache.py preload_bundled); here they load when a test needs them, so
 # each browser test's server and the AppTests do not start three children each.
 os.environ.setdefault("BPE_EXPLORER_PRELOAD", "0")
+
+
+@pytest.fixture(scope="session")
+def hub_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> HubCache:
+    """A Hugging Face Hub cache of the open-weight models, built once per test session
+    (tests/hub_cache.py: meta-llama/Meta-Llama-3-8B, Qwen/Qwen3-0.6B, deepseek-ai/DeepSeek-V3,
+    google/gemma-3-1b-it, meta-llama/Llama-2-7b-hf, mistralai/Pixtral-12B-2409); skips
+    without ../shared."""
+    shared_path("reference", "open-weight", "SOURCES.md")
+    return build_hub_cache(tmp_path_factory.mktemp("hub-cache"))
+
+
+@pytest.fixture
+def hub_cache(hub_cache_folder: HubCache, monkeypatch: pytest.MonkeyPatch) -> HubCache:
+    """That cache as this test's Hub: HF_HUB_CACHE points at it and HF_HUB_OFFLINE=1, so
+    the real loading code (explorer/models/hub.py) reads it and never the network. The
+    app's children (downloads, large reads) inherit both through the environment."""
+    monkeypatch.setenv("HF_HUB_CACHE", str(hub_cache_folder.path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return hub_cache_folder
 
 
 def shared_path(*parts: str) -> Path:

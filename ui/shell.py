@@ -141,6 +141,7 @@ def run_app() -> None:
         urls.sync_url(st.query_params, page.url_path, run.spec, view if view < full else None)
     elif run_specs() and current_spec().kind.is_model:  # a model's link reopens it too
         urls.sync_url(st.query_params, page.url_path, current_spec(), None)
+    st.session_state[keys.HUB_LINK_SEEN] = st.query_params.get("hub")  # opened already
     _this_run.inside_app = True
     try:
         page.run()

@@ -20,9 +20,11 @@ from dataclasses import replace
 import streamlit as st
 
 from explorer.encoding.pretokenize import PatternError, preset_name, resolve_pattern
+from explorer.models.hub_files import HubError, shown_name
 from ui.server.lru import SharedLru
 from ui.session import run_store
 from ui.session import state as keys
+from ui.session.hub_opening import MAX_LINK_MODELS, hub_names, open_hub_model
 from ui.session.links.notices import (
     LinkNotes,
     RunNotFound,
@@ -34,6 +36,7 @@ from ui.session.links.notices import (
     set_run_not_found,
 )
 from ui.session.links.reading import LinkedSample, link_number, pattern_not_used, read_sample_link
+from ui.session.markdown import markdown_text
 from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import (
     BUNDLED_RUNS,
@@ -57,11 +60,14 @@ NEUTRAL_SOURCES = {  # what a link says a stored run came from: never a file's n
     RunKind.MODEL_HISTORY: "a .model file with its merge history",
     RunKind.IMPORTED: "a tokenizer file",
     RunKind.LOADED_MODEL: "a real model's tokenizer file",
+    RunKind.HUB_MODEL: "a model on the Hugging Face Hub",
 }
 NEUTRAL_SHORT = {  # the start of its name, for a run without a corpus
     RunKind.MODEL: "Loaded .model",
     RunKind.MODEL_HISTORY: "Loaded .model with history",
     RunKind.IMPORTED: "Imported tokenizer",
+    RunKind.LOADED_MODEL: "Loaded model",
+    RunKind.HUB_MODEL: "Hub model",
 }
 SAMPLE_PARAMS = ("sample", "vocab", "pattern", "tie_rule", "holdout")  # retrains a sample run
 MAX_TOKEN_ID = 10**9  # a token= beyond any vocabulary (the page drops one it lacks)
@@ -83,6 +89,8 @@ def init_session() -> None:
         except Exception:  # a link no test thought of: the default sample, and a note
             log.exception("the link %s could not be opened", dict(st.query_params))
             _open_sample(st.session_state, {}, notes=(LINK_FAILED,))
+    else:
+        follow_hub_link()
     # subtle: a widget's key can only be set before the widget is drawn in a run, so a
     # page that adds a run asks for it here, at the top of the next run
     if keys.PENDING_RUN in st.session_state:
@@ -90,15 +98,77 @@ def init_session() -> None:
 
 
 def open_linked_run() -> None:
-    """A new session's first run: the one `?run=KEY` names, from the server's disk.
+    """A new session's first run: the Hub model `?hub=ORG/NAME` names, or the run
+    `?run=KEY` names, from the server's disk.
 
-    A key the server no longer has (or whose file is damaged) opens the default sample
-    with a notice (a RunNotFound) saying so; when the link also names a sample's settings,
-    the notice offers to train that again. Without `run=`, the sample the URL names (or
-    the default) opens, as before.
+    A Hub model that cannot be opened leaves its sentence as a note, and the rest of the
+    link opens as if it had no `hub=`. A key the server no longer has (or whose file is
+    damaged) opens the default sample with a notice (a RunNotFound) saying so; when the
+    link also names a sample's settings, the notice offers to train that again. Without
+    `run=`, the sample the URL names (or the default) opens, as before.
     """
     state, params = st.session_state, st.query_params
     set_link_notes(state, LinkNotes())
+    hub = params.get("hub")
+    problem = ""
+    if hub is not None:
+        state[keys.HUB_LINK_SEEN] = hub
+        problem = open_hub_link(hub)
+        if not problem:
+            return
+    _open_run_or_sample()
+    if problem:
+        add_link_note(state, problem)
+
+
+def follow_hub_link() -> None:
+    """A `hub=` the URL gained in a session already open (a page's link to a model): opened
+    once, as at a first run; a model that cannot be opened is said in a toast."""
+    state = st.session_state
+    hub = st.query_params.get("hub")
+    if hub is None or hub == state.get(keys.HUB_LINK_SEEN):
+        return
+    state[keys.HUB_LINK_SEEN] = hub
+    problem = open_hub_link(hub)
+    if problem:
+        st.toast(markdown_text(problem), icon=":material/link_off:")
+
+
+def open_hub_link(value: str) -> str:
+    """Open the Hub models a link's `hub=` names (the first becomes current, with the
+    page's own state from the link); what went wrong, in sentences ("" when all opened)."""
+    state = st.session_state
+    names = hub_names(value)
+    problems = [] if names else ["The link's hub= names no model."]
+    if len(names) > MAX_LINK_MODELS:
+        problems.append(
+            f"A link opens at most {MAX_LINK_MODELS} Hub models: the rest were left out."
+        )
+    opened = []
+    for name in names[:MAX_LINK_MODELS]:
+        try:
+            opened.append(open_hub_model(name))
+        except ValueError as exc:  # HubError's one sentence, or the server's queue
+            problems.append(hub_problem(name, exc))
+    if not opened:
+        return " ".join(problems)
+    state[keys.PENDING_RUN] = opened[0].name  # the first the link names is on screen
+    _seed_link_state(opened[0])
+    for problem in problems:
+        add_link_note(state, problem)
+    return ""
+
+
+def hub_problem(name: str, exc: ValueError) -> str:
+    """A Hub model that did not open, in a sentence naming it."""
+    if isinstance(exc, HubError):
+        return str(exc)
+    return f"The Hub model {shown_name(name)} could not be opened: {str(exc).rstrip('.')}."
+
+
+def _open_run_or_sample() -> None:
+    """The run `?run=KEY` names, or the sample the link names (see open_linked_run)."""
+    state, params = st.session_state, st.query_params
     key = params.get("run")
     if key is None:
         _open_sample(state, params)  # its link retrains it
@@ -159,6 +229,8 @@ def shown_to_link_opener(spec: RunSpec, documents: tuple[str, ...]) -> RunSpec:
     link. The key stays as it is (every sample link and stored run keeps working); the
     name and source shown are rebuilt here, and the uploader's own session keeps theirs.
     """
+    if spec.kind is RunKind.HUB_MODEL:  # named by its repo, as the Hub spells it
+        return spec
     sample = _sample_of_texts(spec)
     if sample is not None:
         corpus = sample_corpus(sample, sample_text(sample.key))

@@ -30,6 +30,9 @@ class RunKind(str, Enum):
     # a real model's file (explorer.models): its own ids, merge ranks and normalizer, so
     # merge k does not make id 255 + k and only the pages that say so can show it
     LOADED_MODEL = "loaded_model"
+    # a real model opened by its Hugging Face Hub name (ui/session/hub_models.py): the run
+    # keeps which files of which commit, and the model is read from the server's Hub cache
+    HUB_MODEL = "hub_model"
 
     def __str__(self) -> str:
         return self.value
@@ -57,12 +60,13 @@ class RunKind(str, Enum):
             RunKind.MODEL_HISTORY,
             RunKind.IMPORTED,
             RunKind.LOADED_MODEL,
+            RunKind.HUB_MODEL,
         )
 
     @property
     def is_model(self) -> bool:
         """It is a real model's tokenizer (a LoadedModel), not our own Tokenizer."""
-        return self is RunKind.LOADED_MODEL
+        return self in (RunKind.LOADED_MODEL, RunKind.HUB_MODEL)
 
 
 @dataclass(frozen=True)
@@ -164,6 +168,16 @@ class RunSpec:
 def _whole(value: object) -> TypeGuard[int]:
     """Whether a value read from JSON is a whole number (True and False are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def hub_repo(spec: RunSpec) -> str:
+    """The Hub name of a Hub model's run ("" for any other run): its source's start, as
+    ui/session/hub_opening.py writes it ("Qwen/Qwen3-0.6B (tokenizer.json + …)").
+
+    >>> hub_repo(RunSpec("q", "Qwen/Qwen3-0.6B (tokenizer.json)", "k", 9, "", kind="hub_model"))
+    'Qwen/Qwen3-0.6B'
+    """
+    return spec.source.partition(" (")[0] if spec.kind is RunKind.HUB_MODEL else ""
 
 
 def text_key(texts: tuple[str, ...]) -> str:

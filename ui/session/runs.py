@@ -33,6 +33,7 @@ from explorer.training.learner import ProgressCallback
 from ui.session import run_store
 from ui.session import state as keys
 from ui.session.holdout_split import training_part
+from ui.session.hub_models import held_model, hub_files_of
 from ui.session.markdown import markdown_text
 from ui.session.run_cache import (
     history_run_cached,
@@ -303,6 +304,8 @@ def origin(spec: RunSpec) -> str:
         return f"imported from {spec.source}"
     if spec.kind is RunKind.LOADED_MODEL:
         return f"read from a real model's file ({spec.source})"
+    if spec.kind is RunKind.HUB_MODEL:
+        return f"opened from the Hugging Face Hub ({spec.source})"
     return "loaded from a .model file"
 
 
@@ -395,10 +398,13 @@ def current_run() -> Run:
 
 
 def load_model_run(spec: RunSpec) -> ModelRun:
-    """A real model's run, its file read once (cached for every session)."""
+    """A real model's run, its file read once (cached for every session); a Hub model's
+    from the server's Hub cache (fetched again if the cache has lost it)."""
     texts = _documents(spec)
     if not texts:
         raise RunError(f"the file of {spec.name!r} is no longer in this session; load it again")
+    if spec.kind is RunKind.HUB_MODEL:
+        return ModelRun(spec, held_model(hub_files_of(texts)))
     return ModelRun(spec, loaded_model_cached(spec.text_key, texts))
 
 

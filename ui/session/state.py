@@ -57,6 +57,7 @@ LINK_NOTICE = "link_notice"  # a RunNotFound: the link's run is not on this serv
 LINK_PATTERN_NOTICE = "link_pattern_notice"  # a PatternNotUsed: the link's pattern, refused
 LINK_VIEW = "link_view"  # the view size a link asked for, until the sidebar uses it
 LINK_RETRAIN = "link_retrain"  # the notice's button
+HUB_LINK_SEEN = "hub_link_seen"  # the URL's hub= already opened (ui/session/opening.py)
 MAX_LINK_TEXT = 300  # a page's text goes into its link up to this many characters
 
 # --- the sidebar (ui/shell.py) --------------------------------------------------------
@@ -91,6 +92,9 @@ TRAIN_RANK_REGEX = "train_rank_regex"  # a rank file's pattern, as a regex
 TRAIN_RANK_SPECIALS = "train_rank_specials"  # a rank file's special tokens, TOKEN=ID lines
 TRAIN_MODEL_ERROR = "train_model_error"  # why the last tokenizer upload failed
 TRAIN_MODEL_LOADED = "train_model_loaded"  # file ids already loaded from the uploader
+TRAIN_HUB_NAME = "train_hub_name"  # the box that takes a Hub model's name (ui/train/hub_box.py)
+TRAIN_HUB_OPEN = "train_hub_open"  # its Open button
+TRAIN_HUB_ERROR = "train_hub_error"  # why the last Hub model did not open: (name, sentence)
 
 # --- Animate merges (ui/animate/animation.py) -------------------------------------------------
 ANIMATE_STEP = "animate_step"  # the step slider (bound to the URL)

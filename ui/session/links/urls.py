@@ -15,6 +15,8 @@ The pages add their own:
     Compare         compare_section=TAB (the open tab, bound to the URL by Streamlit;
                     the first tab, Compression, leaves it out: ui/compare/sections.py)
     every page      view=N  (the sidebar's view size, when below the run's full size)
+    every page      hub=ORG/NAME (a model on the Hugging Face Hub, in place of run=: it
+                    opens the model from the server's Hub cache, fetching it if need be)
 
     >>> url_params(RunSpec("x", "Pasted text", "k", 300, "gpt4"), view_size=280)["view"]
     '280'
@@ -25,11 +27,11 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 
 from explorer.training.tie_rules import DEFAULT_TIE_RULE
-from ui.session.run_spec import RunSpec
+from ui.session.run_spec import RunKind, RunSpec, hub_repo
 from ui.session.samples import SAMPLES, Sample
 from ui.session.state import MAX_LINK_TEXT
 
-RUN_PARAMS = ("run", "sample", "vocab", "pattern", "tie_rule", "holdout", "view")
+RUN_PARAMS = ("run", "hub", "sample", "vocab", "pattern", "tie_rule", "holdout", "view")
 # a page's url_path -> its own
 PAGE_PARAMS = {"tokens": ("text", "encode", "encode_step"), "vocabulary": ("token",)}
 
@@ -42,7 +44,14 @@ def sample_of(spec: RunSpec) -> Sample | None:
 
 
 def url_params(spec: RunSpec, view_size: int | None = None) -> dict[str, str]:
-    """What every page's URL says about its run (and the view size, when one is set)."""
+    """What every page's URL says about its run (and the view size, when one is set); a
+    Hub model's says its name, `hub=Qwen/Qwen3-0.6B`, which opens it on any server.
+
+    >>> url_params(RunSpec("q", "Qwen/Qwen3-0.6B (tokenizer.json)", "k", 9, "", kind="hub_model"))
+    {'hub': 'Qwen/Qwen3-0.6B'}
+    """
+    if spec.kind is RunKind.HUB_MODEL:
+        return {"hub": hub_repo(spec)}
     params = {"run": spec.store_key}
     sample = sample_of(spec)
     if sample is not None:

@@ -1,0 +1,50 @@
+"""A Hub model's link as a new server's first request, in Chromium: `/tokens?hub=…&text=…`.
+
+The server is started with the `hub_cache` fixture's environment (HF_HUB_CACHE, and
+HF_HUB_OFFLINE=1: nothing leaves 127.0.0.1), so the real fetch-free path runs: the Hub
+cache read, the model read by a child, held by the server, drawn on Tokens with the
+link's text; a second visitor opens the same link and the server reads nothing again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from harness.app_server import Server, start_server, stop_server
+from tests.browser.conftest import main_area, sidebar_tokenizer_input
+from tests.browser.test_deep_links import open_page
+from tests.hub_cache import HubCache
+
+TEXT = "Café ﬁne 東京"
+
+
+@pytest.fixture
+def hub_server(hub_cache: HubCache, tmp_path: Path) -> Iterator[Server]:
+    env = {name: os.environ[name] for name in ("HF_HUB_CACHE", "HF_HUB_OFFLINE")}
+    try:
+        server = start_server(tmp_path / "server.log", env)
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    stop_server(server)
+
+
+def test_a_hub_link_opens_the_model_on_tokens_with_its_text(browser: Browser, hub_server: Server):
+    link = f"{hub_server.url}tokens?hub=Qwen/Qwen3-0.6B&text={quote(TEXT)}"
+    for _ in range(2):  # the first visitor's session reads the model; the second's finds it
+        page = open_page(browser, link)
+        main = main_area(page)
+        expect(sidebar_tokenizer_input(page)).to_have_value(
+            "Qwen/Qwen3-0.6B · 151,669 ids · bytes · NFC"
+        )
+        expect(main.get_by_text("Encoding with").first).to_be_visible()
+        expect(main.locator('[data-testid="stException"]')).to_have_count(0)
+        assert "hub=Qwen%2FQwen3-0.6B" in page.url or "hub=Qwen/Qwen3-0.6B" in page.url
+        page.context.close()
+    assert "Traceback" not in hub_server.log_tail(100_000)
