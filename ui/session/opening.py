@@ -34,6 +34,7 @@ from ui.session.links.notices import (
     set_run_not_found,
 )
 from ui.session.links.reading import LinkedSample, link_number, pattern_not_used, read_sample_link
+from ui.session.model_texts import link_model_name
 from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, first_words, run_name, text_key
 from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec, train_spec
@@ -168,6 +169,8 @@ def shown_to_link_opener(spec: RunSpec, documents: tuple[str, ...]) -> RunSpec:
     source = NEUTRAL_SOURCES.get(spec.kind, spec.source)
     if spec.kind is RunKind.TEXT and spec.source == PASTED_SOURCE:
         source = PASTED_SOURCE
+    if spec.kind is RunKind.LOADED_MODEL:  # named by its file, never by a pattern
+        return replace(spec, name=link_model_name(documents, spec.vocab_size), source=source)
     if spec.kind.has_corpus and documents:
         short = first_words(documents[0])
         if spec.kind is RunKind.WORD_COUNTS:
