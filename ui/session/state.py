@@ -111,6 +111,7 @@ ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container
 ANIMATE_CARDS = "animate_cards"  # the stage's token cards, hidden (a container)
 ANIMATE_STEP_VIEW = "animate_step_view"  # the step's fragment (st.fragment key)
 ANIMATE_MODEL_STEP = "animate_model_step"  # a real model's replay: the step slider
+ANIMATE_MODEL_PLAY = "animate_model_play"  # and its Play toggle
 ANIMATE_LESSON_STEPS = (
     "animate_lesson_steps"  # merges in the lesson file (ui/animate/lesson/download.py)
 )
