@@ -3,31 +3,41 @@
 The steps are the model's own trace (`LoadedModel.trace`, replayed from the library's
 order): within each pre-token the pair of lowest merge rank fuses first, and the last
 step's ids are the model's encode, which the section checks and says. The box follows
-the page text's pre-token that takes the most merges until the user types their own.
+the page text's word that takes the most merges until the user types their own.
 """
 
 from __future__ import annotations
 
+import regex
 import streamlit as st
 
 from explorer.models.model import ModelTrace
 from explorer.models.trace_steps import MAX_MODEL_TRACE_CHARS
+from ui.server.lru import SharedLru
 from ui.session import state as keys
 from ui.session.runs import ModelRun
 from ui.views.formatting import markdown_text, plural
 from ui.views.model_step_view import show_model_step, traced
 from ui.views.token_view import mark_edited
 
-WORD_SOURCE_CHARS = 2_000  # the page text's pre-tokens are looked for in its start
+WORD_SOURCE_CHARS = 2_000  # the page text's words are looked for in its start
+MAX_WORDS = 200  # distinct words tried
+WORD = regex.compile(r"\S+")
+_words = SharedLru(64)  # (run, page text's start) -> its most merged word
 
 
 def most_merged_word(run: ModelRun, page_text: str) -> str:
-    """The page text's pre-token that takes the most merges (the first such), or ""."""
-    trace, _ = traced(run, page_text[:WORD_SOURCE_CHARS])
-    counts = [len(chunk.steps) for chunk in trace.chunks]
-    if not counts or max(counts) == 0:
-        return page_text[:40]
-    return trace.chunks[counts.index(max(counts))].text
+    """The page text's word (as typed: a model's pre-tokens may be normalised) that takes
+    the most merges when encoded alone, the first such; once per run and text."""
+
+    def find() -> str:
+        words = list(dict.fromkeys(WORD.findall(page_text[:WORD_SOURCE_CHARS])))[:MAX_WORDS]
+        counts = [sum(len(c.steps) for c in run.model.trace(word).chunks) for word in words]
+        if not counts or max(counts) == 0:
+            return page_text[:40]
+        return words[counts.index(max(counts))]
+
+    return _words.get_or_make((run.key, page_text[:WORD_SOURCE_CHARS]), find, lambda _: 1)
 
 
 def section(run: ModelRun, page_text: str) -> None:

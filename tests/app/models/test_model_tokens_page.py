@@ -71,3 +71,23 @@ def test_a_card_gives_the_id_and_every_pair_that_makes_the_token() -> None:
     # a rank file: every split of the token into two tokens is a merge that makes it
     assert any(re.search(r"made by \d+ merges: rank [\d,]+: .*; rank [\d,]+: ", c) for c in merged)
     assert all(card.startswith("id ") for card in cards)
+
+
+@pytest.mark.parametrize("key", ["qwen3", "gemma3"])
+def test_encode_step_by_step_follows_the_ranks_to_the_model_s_ids(key: str) -> None:
+    text = "The tokenizers of zqxjkvbwpf"
+    app = _tokens_of(open_with_model(key, "tokens"), text)
+    app.session_state[keys.TOKENS_MODEL_STEPS_OPEN] = True
+    app.run()
+    assert not app.exception, app.exception
+    word = app.text_input(key=keys.TOKENS_MODEL_STEPS_TEXT).value
+    assert word in text.split()  # the page text's word (as typed) that takes the most merges
+    slider = app.slider(key=keys.TOKENS_MODEL_STEP)
+    slider.set_value(1).run()
+    captions = " ".join(texts_of(app.caption))
+    assert "(fuses)" in captions and "Pairs that have a merge" in captions
+    app.slider(key=keys.TOKENS_MODEL_STEP).set_value(slider.max).run()
+    expected = reference_ids(key, word)
+    assert f"After the last step: {len(expected)} tokens, the ids the model's own" in " ".join(
+        texts_of(app.caption)
+    )
