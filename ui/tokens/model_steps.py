@@ -31,7 +31,8 @@ def most_merged_word(run: ModelRun, page_text: str) -> str:
     the most merges when encoded alone, the first such; once per run and text."""
 
     def find() -> str:
-        words = list(dict.fromkeys(WORD.findall(page_text[:WORD_SOURCE_CHARS])))[:MAX_WORDS]
+        found: list[str] = WORD.findall(page_text[:WORD_SOURCE_CHARS])
+        words = list(dict.fromkeys(found))[:MAX_WORDS]
         counts = [sum(len(c.steps) for c in run.model.trace(word).chunks) for word in words]
         if not counts or max(counts) == 0:
             return page_text[:40]
