@@ -139,9 +139,12 @@ def show_normalized(model: LoadedModel, text: str) -> None:
     seen.code(normalized[:cut], language=None, wrap_lines=True)
     found = changes(text[:cut], normalized[:cut])
     if found:
-        listed = "; ".join(
-            f"{code_points(change.before) or 'nothing'} → {code_points(change.after) or 'nothing'}"
-            for change in found[:MAX_CHANGES]
+        listed = markdown_text(
+            "; ".join(
+                f"{code_points(change.before) or 'nothing'} → "
+                f"{code_points(change.after) or 'nothing'}"
+                for change in found[:MAX_CHANGES]
+            )
         )
         more = f"; and {len(found) - MAX_CHANGES:,} more" if len(found) > MAX_CHANGES else ""
         st.caption(f"Changed ({len(found):,} in all, by code point): {listed}{more}.")

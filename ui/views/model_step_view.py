@@ -92,7 +92,7 @@ def show_model_step(
         st.html(RawHtml(pieces_to_html(model_pieces(model, tuple(whole)))))
         return
     step = steps[number - 1]
-    where = f"Pre-token {step.chunk + 1} of {len(trace.chunks)}"
+    where = f"Pre-token {step.chunk + 1:,} of {len(trace.chunks):,}"
     st.markdown(f"**{where}, before** · {plural(len(step.before), 'token')}")
     st.html(
         RawHtml(

@@ -63,7 +63,7 @@ def show_model_vocabulary(run: ModelRun) -> None:
     row = st.container(horizontal=True, horizontal_alignment="distribute")
     for kind in KINDS:
         row.metric(
-            KIND_WORDS[kind].capitalize(),
+            markdown_text(KIND_WORDS[kind].capitalize()),
             f"{counts[kind]:,}",
             help=KIND_HELP[kind],
             width="content",
@@ -143,7 +143,7 @@ def token_table(index: VocabIndex) -> int | None:
 
 def lineage(model: LoadedModel, first_id: int | None) -> None:
     """A token by id: its card, every pair that makes it, and its parts' own lineage."""
-    st.subheader("A token's lineage")
+    st.header("A token's lineage")
     state = st.session_state
     largest = max(model.tokens) if model.tokens else 0
     held = state.get(keys.VOCAB_MODEL_TOKEN)
@@ -205,7 +205,7 @@ def tree_lines(model: LoadedModel, token_id: int) -> list[str]:
 def checkup(run: ModelRun) -> None:
     """The check-up of every id, when asked (an encode per token: tens of seconds for
     128k ids, in a child Python), then kept for the model."""
-    st.subheader("Check-up")
+    st.header("Check-up")
     model = run.model
     if not st.toggle(
         f"Check all {model.vocab_size:,} tokens",
@@ -231,9 +231,9 @@ def show_report(model: LoadedModel, report: ModelCheckUp) -> None:
     for kind in CHECK_KINDS:
         value = counts[kind]
         row.metric(
-            kind.replace("_", " ").capitalize(),
+            markdown_text(kind.replace("_", " ").capitalize()),
             "n/a" if value is None else f"{value:,}",
-            help=NOT_APPLICABLE.get(kind),
+            help=markdown_text(NOT_APPLICABLE[kind]) if kind in NOT_APPLICABLE else None,
             width="content",
         )
     if report.not_checked:
@@ -249,7 +249,7 @@ def show_report(model: LoadedModel, report: ModelCheckUp) -> None:
     )
     ids = report.kinds[kind] or ()
     if not ids:
-        st.success(f"No {kind.replace('_', ' ')} tokens.")
+        st.success(f"No {markdown_text(kind.replace('_', ' '))} tokens.")
         return
     shown = ids[:CHECKUP_ROWS]
     frame = pd.DataFrame(
