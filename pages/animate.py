@@ -46,11 +46,6 @@ FIRST_VEILED = (
 
 def main() -> None:
     st.title("Animate merges")
-    if not presenting():  # the presenter says it
-        st.caption(
-            "Training repeats one move: find the most frequent pair of neighbouring tokens "
-            "and fuse it into a new token. Step through the merges or press Play (keys: ← → P)."
-        )
     if current_spec().kind.is_model:  # no training text: its encoding, merge by merge
         try:
             model_run = load_model_run(current_spec())
@@ -59,6 +54,11 @@ def main() -> None:
             return
         show_model_replay(model_run)
         return
+    if not presenting():  # the presenter says it
+        st.caption(
+            "Training repeats one move: find the most frequent pair of neighbouring tokens "
+            "and fuse it into a new token. Step through the merges or press Play (keys: ← → P)."
+        )
     run = current_run_or_error()
     if run is None:
         return
