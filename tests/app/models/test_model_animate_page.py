@@ -7,14 +7,14 @@ import re
 
 import pytest
 
-from tests.app.models.model_runs import open_with_model, reference_ids
+from tests.app.models.model_runs import MODELS, open_with_model, reference_ids
 from tests.app_support import texts_of
 from ui.session import state as keys
 
 PASSAGE = "The tokenizer's café, naïve and 東京: zqxjkvbwpf."
 
 
-@pytest.mark.parametrize("key", ["qwen3", "gemma3", "deepseek_v3", "mistral"])
+@pytest.mark.parametrize("key", list(MODELS))
 def test_the_passage_is_replayed_to_the_model_s_own_ids(key: str) -> None:
     app = open_with_model(key, "animate")
     app.text_area(key=keys.ANIMATE_PASSAGE).input(PASSAGE).run()
