@@ -23,7 +23,9 @@ length in bytes, how many merges make it and the lowest rank among them (-1 when
 
 from __future__ import annotations
 
+import threading
 from array import array
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import get_args
 
@@ -34,6 +36,7 @@ KINDS: tuple[TokenKind, ...] = get_args(TokenKind)
 SORTS = ("id", "merge rank", "length, longest first", "length, shortest first")
 ANY_KIND = "any"
 PAGE_ROWS = 50
+FOUND_KEPT = 16  # searches an index keeps sorted (Gemma 3's whole list: ~2 MB each)
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,10 @@ class VocabIndex:
     ) -> None:
         self.ids, self.shown, self.kinds = ids, shown, kinds
         self.lengths, self.makers, self.first_ranks = lengths, makers, first_ranks
+        # (text, kind, sort) -> the matching positions, sorted: paging through one search,
+        # and a page's second look, cost nothing (sessions share the index: a lock)
+        self._found: OrderedDict[tuple[str, str, str], list[int]] = OrderedDict()
+        self._lock = threading.Lock()
 
     @classmethod
     def of(cls, model: LoadedModel) -> VocabIndex:
@@ -117,6 +124,19 @@ class VocabIndex:
     ) -> VocabPage:
         """The rows whose text contains `text` (or whose id it is), of `kind`, sorted, one
         page of PAGE_ROWS (pages count from 1; a page past the end gives the last)."""
+        matched = self._sorted(text, kind, sort)
+        pages = max(1, -(-len(matched) // PAGE_ROWS))
+        page = min(max(1, page), pages)
+        chosen = matched[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
+        return VocabPage(tuple(self.row(i) for i in chosen), len(matched), page, pages)
+
+    def _sorted(self, text: str, kind: str, sort: str) -> list[int]:
+        """The positions that match, in the order asked, kept for the last FOUND_KEPT asks."""
+        key = (text, kind, sort)
+        with self._lock:
+            if key in self._found:
+                self._found.move_to_end(key)
+                return self._found[key]
         matched = self._matching(text, kind)
         if sort == "merge rank":  # tokens no merge makes last, by id
             matched.sort(key=lambda i: (self.first_ranks[i] < 0, self.first_ranks[i]))
@@ -124,10 +144,11 @@ class VocabIndex:
             matched.sort(key=lambda i: -self.lengths[i])
         elif sort == "length, shortest first":
             matched.sort(key=lambda i: self.lengths[i])
-        pages = max(1, -(-len(matched) // PAGE_ROWS))
-        page = min(max(1, page), pages)
-        chosen = matched[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
-        return VocabPage(tuple(self.row(i) for i in chosen), len(matched), page, pages)
+        with self._lock:
+            self._found[key] = matched
+            while len(self._found) > FOUND_KEPT:
+                self._found.popitem(last=False)
+        return matched
 
     def _matching(self, text: str, kind: str) -> list[int]:
         """Positions (in id order) of the rows that match."""
