@@ -1,19 +1,20 @@
 """A loaded model's trace, step by step: each merge with the chunk before and after it.
 
 `LoadedModel.trace` gives every merge applied, with its rank and the position it fused;
-a page that steps through an encode also needs the chunk's tokens before and after each
+a page that steps through an encode also needs the chunk's tokens before and after a
 merge and the other pairs that could have merged (each with its rank; the lowest fuses,
-the leftmost on a tie). Pure data, replayed from the trace.
+the leftmost on a tie). Pure data, replayed from the trace for the step asked for.
 
     >>> import json
     >>> from explorer.models.hf_model import read_tokenizer_json
     >>> doc = {"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "abab": 3},
     ...        "merges": ["a b", "ab ab"]}}
     >>> model = read_tokenizer_json(json.dumps(doc))
-    >>> steps = model_steps(model, model.trace("abab"))
-    >>> [(s.number, s.merge.rank, s.before, s.after) for s in steps]
+    >>> trace = model.trace("abab")
+    >>> steps = model_steps(model, trace)
+    >>> [(s.number, s.merge.rank, before(trace, s), after(trace, s)) for s in steps]
     [(1, 0, (0, 1, 0, 1), (2, 0, 1)), (2, 0, (2, 0, 1), (2, 2)), (3, 1, (2, 2), (3,))]
-    >>> [(c.position, c.rank) for c in steps[0].candidates]
+    >>> [(c.position, c.rank) for c in candidates(model, before(trace, steps[0]))]
     [(0, 0), (2, 0)]
 """
 
@@ -37,33 +38,48 @@ class Candidate:
 @dataclass(frozen=True)
 class ModelStep:
     """Step `number` (from 1, over the whole text): `merge` fused at `position` of chunk
-    `chunk`, whose ids were `before` and are `after`; `candidates` every pair that had a
-    merge then, in reading order."""
+    `chunk`, the `index`-th merge of that chunk (from 0).
+
+    subtle: a step keeps no copy of its chunk: a SentencePiece model with no pre-tokenizer
+    (Gemma 3, Llama 2) has one chunk of a whole paragraph, and copies of 5,000 ids at each
+    of its 3,866 steps took 20 s with their candidates; `before`, `after` and
+    `candidates` replay the chunk for the one step on screen.
+    """
 
     number: int
     chunk: int
+    index: int
     position: int
     merge: ModelMerge
-    before: tuple[int, ...]
-    after: tuple[int, ...]
-    candidates: tuple[Candidate, ...]
 
 
 def model_steps(model: LoadedModel, trace: ModelTrace) -> list[ModelStep]:
     """Every step of the trace, in order (a chunk taken whole has none)."""
-    steps: list[ModelStep] = []
-    for index, chunk in enumerate(trace.chunks):
-        ids = list(chunk.start_ids)
-        for traced in chunk.steps:
-            before = tuple(ids)
-            at, merge = traced.position, traced.merge
-            ids[at : at + 2] = [merge.result]
-            steps.append(
-                ModelStep(
-                    traced.step, index, at, merge, before, tuple(ids), candidates(model, before)
-                )
-            )
-    return steps
+    return [
+        ModelStep(traced.step, index, k, traced.position, traced.merge)
+        for index, chunk in enumerate(trace.chunks)
+        for k, traced in enumerate(chunk.steps)
+    ]
+
+
+def before(trace: ModelTrace, step: ModelStep) -> tuple[int, ...]:
+    """The step's chunk just before it fuses."""
+    return _replayed(trace, step.chunk, step.index)
+
+
+def after(trace: ModelTrace, step: ModelStep) -> tuple[int, ...]:
+    """The step's chunk just after it fused."""
+    return _replayed(trace, step.chunk, step.index + 1)
+
+
+def _replayed(trace: ModelTrace, chunk: int, merges: int) -> tuple[int, ...]:
+    """A chunk's ids after its first `merges` merges."""
+    traced = trace.chunks[chunk]
+    ids = list(traced.start_ids)
+    for step in traced.steps[:merges]:
+        at = step.position
+        ids[at : at + 2] = [step.merge.result]
+    return tuple(ids)
 
 
 def candidates(model: LoadedModel, ids: tuple[int, ...]) -> tuple[Candidate, ...]:
@@ -77,7 +93,8 @@ def candidates(model: LoadedModel, ids: tuple[int, ...]) -> tuple[Candidate, ...
 
 
 def ids_at(trace: ModelTrace, steps: list[ModelStep], number: int) -> list[tuple[int, ...]]:
-    """Each chunk's ids after the first `number` steps (0: as the chunks start).
+    """Each chunk's ids after the first `number` steps (0: as the chunks start; a chunk
+    taken whole is its token from the start).
 
     >>> import json
     >>> from explorer.models.hf_model import read_tokenizer_json
@@ -87,10 +104,10 @@ def ids_at(trace: ModelTrace, steps: list[ModelStep], number: int) -> list[tuple
     >>> ids_at(trace, model_steps(model, trace), 1)
     [(2, 0, 1)]
     """
-    chunks = [
-        chunk.start_ids if chunk.steps or not chunk.whole else chunk.final_ids
-        for chunk in trace.chunks
-    ]
+    done = [0] * len(trace.chunks)
     for step in steps[:number]:
-        chunks[step.chunk] = step.after
-    return chunks
+        done[step.chunk] = step.index + 1
+    return [
+        _replayed(trace, index, done[index]) if chunk.steps or not chunk.whole else chunk.final_ids
+        for index, chunk in enumerate(trace.chunks)
+    ]

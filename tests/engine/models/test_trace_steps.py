@@ -9,7 +9,7 @@ import pytest
 
 from explorer.models.opening import RankSettings, open_model
 from explorer.models.token_facts import token_card, token_kind
-from explorer.models.trace_steps import ids_at, model_steps
+from explorer.models.trace_steps import after, before, candidates, ids_at, model_steps
 from tests.app.models.model_runs import MODELS, reference_ids
 from tests.conftest import shared_path
 
@@ -35,12 +35,14 @@ def test_each_step_fuses_the_lowest_rank_and_the_end_is_the_model_s_ids(key: str
         trace = model.trace(text)
         steps = model_steps(model, trace)
         for step in steps:
-            lowest = min(candidate.rank for candidate in step.candidates)
-            chosen = [c for c in step.candidates if c.position == step.position]
+            ids_before, ids_after = before(trace, step), after(trace, step)
+            pairs = candidates(model, ids_before)
+            lowest = min(candidate.rank for candidate in pairs)
+            chosen = [c for c in pairs if c.position == step.position]
             assert chosen and chosen[0].rank == step.merge.rank == lowest, (key, text, step)
-            left, right = step.before[step.position : step.position + 2]
+            left, right = ids_before[step.position : step.position + 2]
             assert (left, right) == (step.merge.left, step.merge.right)
-            assert step.after[step.position] == step.merge.result
+            assert ids_after[step.position] == step.merge.result
         final = [i for ids in ids_at(trace, steps, len(steps)) for i in ids]
         assert final == trace.ids == reference_ids(key, text), (key, text)
 
