@@ -37,8 +37,9 @@ from ui.session import state as keys
 from ui.session.links import notices as link_notices
 from ui.session.links import urls
 from ui.session.markdown import markdown_text
-from ui.session.opening import init_session, retrain_from_link
+from ui.session.opening import NEUTRAL_SOURCES, init_session, retrain_from_link
 from ui.session.run_cache import preload_bundled
+from ui.session.run_spec import RunKind
 from ui.session.runs import (
     Run,
     current_model_run,
@@ -177,7 +178,10 @@ def sidebar() -> Run | None:
         if run is None:
             return None
         full = trained_vocab_size(run)
-        if keys.follow_run(st.session_state, keys.SIDEBAR_VIEW_RUN, run.spec.name):
+        followed = keys.follow_run(st.session_state, keys.SIDEBAR_VIEW_RUN, run.spec.name)
+        # subtle: a real model's run draws no view-size slider, so Streamlit drops its key;
+        # coming back to the run shown before it, the size starts again from the whole run
+        if followed or keys.SIDEBAR_VIEW_SIZE not in st.session_state:
             linked = st.session_state.pop(keys.LINK_VIEW, None)  # a link's view=
             st.session_state[keys.SIDEBAR_VIEW_SIZE] = max(256, min(full, linked or full))
         fit_view_size(st.session_state, full, run.veiled_at is not None)
@@ -206,8 +210,9 @@ def model_summary(source: str, model: LoadedModel) -> str:
     """One line naming a real model's tokenizer: its files, ids, merges, base, normalizer."""
     base = "bytes" if model.base == "bytes" else "characters with byte fallback"
     normalizer = f" · normalizer {markdown_text(model.normalizer)}" if model.normalizer else ""
+    what = "" if source == NEUTRAL_SOURCES[RunKind.LOADED_MODEL] else " · a real model's tokenizer"
     return (
-        f"**{markdown_text(source)}** · a real model's tokenizer ({markdown_text(model.file_kind)})"
+        f"**{markdown_text(source)}**{what} ({markdown_text(model.file_kind)})"
         f" · {model.vocab_size:,} ids · {len(model.merges):,} merges (ranks from 0) · "
         f"base symbols: {base}{normalizer}. Its ids are its own: merge ranks do not make them."
     )

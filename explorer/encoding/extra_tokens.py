@@ -43,6 +43,8 @@ def outside_tokens(tokens: Mapping[int, bytes], vocab: Mapping[int, bytes]) -> d
     ...
     explorer.encoding.extra_tokens.TokenizerError: token 256 outside the merges: its id must ...
     """
+    if not tokens:  # the usual case: no need to index a 200,000-token vocabulary by bytes
+        return {}
     first = max(vocab) + 1
     owner = {data: token_id for token_id, data in vocab.items()}
     checked: dict[int, bytes] = {}

@@ -57,6 +57,9 @@ from explorer.encoding.pretokenize import (
 from explorer.encoding.tiktoken_path import TiktokenPath
 
 _IDENTITY = tuple(range(256))  # byte_ids of every trained tokenizer: byte b has id b
+# a span tiktoken's path leaves here up to this long is merged without building the tables
+# (engine_agreement's spans are a few words; ~1 s of tables for a 100k vocabulary)
+FEW_CHARS_HERE = 4096
 
 
 @dataclass(frozen=True)
@@ -400,8 +403,12 @@ class Tokenizer:
         return ids
 
     def _encode_here(self, text: str) -> list[int]:
-        """Text without special tokens, in a preset's pieces, merged by this engine."""
-        return self._chunks.encode_chunks(self._pieces(text, self._compiled))
+        """Text without special tokens, in a preset's pieces, merged by this engine (a short
+        span without building this engine's tables, which tiktoken's path never needs)."""
+        pieces = self._pieces(text, self._compiled)
+        if len(text) <= FEW_CHARS_HERE and not self._chunks.prepared:
+            return self._chunks.encode_few(pieces)
+        return self._chunks.encode_chunks(pieces)
 
     def _encode_pieces(self, text: str, allowed: set[str]) -> Iterable[list[int]]:
         for special, pieces in self._segments(text, allowed):

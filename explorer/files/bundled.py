@@ -3,7 +3,9 @@
 The files in `vocabularies/` are OpenAI's own, byte for byte: each is checked against
 the sha256 tiktoken expects before it is read. Patterns and special tokens are
 tiktoken's (`tiktoken_ext/openai_public.py`). A loaded vocabulary is kept for the life
-of the process, so loading it again is free (the first o200k_base load takes ~2 s).
+of the process, so loading it again is free (the first o200k_base load takes ~1 s: its
+merges, which a rank file does not list, are read from `vocabularies/o200k_base.merges`,
+rebuilt once by `python -m scripts.bundle_merges`; see explorer.files.bundled_merges).
 
     >>> "gpt2" in BUNDLED_NAMES and bundled_name("r50k_base")
     'gpt2'
@@ -19,7 +21,8 @@ from pathlib import Path
 from explorer.base.arguments import text_argument
 from explorer.encoding.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
 from explorer.encoding.tokenizer import Tokenizer
-from explorer.files.imports import parse_gpt2, parse_tiktoken
+from explorer.files.bundled_merges import check_merges_make, rank_tokens, read_merges
+from explorer.files.imports import make_tokenizer, parse_gpt2, parse_tiktoken
 
 VOCABULARY_DIR = Path(__file__).resolve().parents[2] / "vocabularies"
 
@@ -43,6 +46,8 @@ class Bundled:
     files: tuple[tuple[str, str], ...]  # (path under vocabularies/, sha256)
     pattern: str
     special_tokens: dict[str, int]
+    # a rank file's merges, rebuilt once (explorer.files.bundled_merges): (path, sha256)
+    merges_file: tuple[str, str] | None = None
 
 
 BUNDLED: dict[str, Bundled] = {
@@ -76,6 +81,7 @@ BUNDLED: dict[str, Bundled] = {
             FIM_SUFFIX: 100260,
             ENDOFPROMPT: 100276,
         },
+        ("cl100k_base.merges", "370f178f789a0ff5e69f71fdd9914f23ce3626bb76e1036603ede78a8a3a138d"),
     ),
     "o200k_base": Bundled(
         "o200k_base",
@@ -88,6 +94,7 @@ BUNDLED: dict[str, Bundled] = {
         ),
         O200K_PATTERN,
         {ENDOFTEXT: 199999, ENDOFPROMPT: 200018},
+        ("o200k_base.merges", "228a7a50789a3c4731d2c675d3e653533cbbcce615149e85376aed7f4e4ed716"),
     ),
 }
 ALIASES = {"r50k_base": "gpt2"}
@@ -116,8 +123,8 @@ def load_bundled(name: str) -> Tokenizer:
 def load_bundled_in_a_child(name: str) -> Tokenizer:
     """load_bundled, the work done by a child Python on another core when it is not done yet.
 
-    For a server: reading o200k_base and rebuilding its 200,000 merges from the ranks
-    takes ~2.6 s of CPU (cl100k_base ~1.1 s) and would hold the interpreter every
+    For a server: reading o200k_base and building its Tokenizer from its 200,000 shipped
+    merges takes ~1 s of CPU (cl100k_base ~0.5 s) and would hold the interpreter every
     session's script runs in; the child's pickled result is read back in ~0.1 s. Callers
     of load_bundled wait for it, as for any first load. If the child fails, the
     vocabulary is loaded here, so its error (a BundledError) is the usual one.
@@ -193,9 +200,43 @@ def _load(name: str) -> Tokenizer:
     if name == "gpt2":
         encoder, vocab = (part.decode("utf-8") for part in data)
         return parse_gpt2(encoder, vocab, pattern=spec.pattern, sources=_sources(spec))
-    return parse_tiktoken(
-        data[0], pattern=spec.pattern, special_tokens=spec.special_tokens, source=_sources(spec)[0]
+    if spec.merges_file is None:
+        return _parsed_ranks(spec, data[0])
+    return _with_shipped_merges(spec, data[0], _verified_bytes(*spec.merges_file))
+
+
+def _with_shipped_merges(spec: Bundled, ranks: bytes, merges: bytes) -> Tokenizer:
+    """A rank file's Tokenizer from its merges rebuilt once (explorer.files.bundled_merges):
+    ~0.3 s where rebuilding them takes 2-4 s, every merge checked to make its rank's token."""
+    assert spec.merges_file is not None
+    rank_source, merges_source = _sources(spec)[0], f"vocabularies/{spec.merges_file[0]}"
+    tokens = rank_tokens(ranks, rank_source)
+    byte_ids = [0] * 256
+    for token_id in range(256):
+        byte_ids[tokens[token_id][0]] = token_id
+    tokenizer = make_tokenizer(
+        read_merges(merges, merges_source),
+        spec.pattern,
+        spec.special_tokens,
+        byte_ids,
+        rank_source,
+        trained=True,
     )
+    check_merges_make(tokenizer.vocab, tokens, merges_source, rank_source)
+    return tokenizer
+
+
+def _parsed_ranks(spec: Bundled, ranks: bytes) -> Tokenizer:
+    return parse_tiktoken(
+        ranks, pattern=spec.pattern, special_tokens=spec.special_tokens, source=_sources(spec)[0]
+    )
+
+
+def rebuilt_merges(name: str) -> list[tuple[int, int]]:
+    """A bundled rank file's merges rebuilt from its ranks, the slow way the shipped
+    merges file was written with (and is tested against)."""
+    spec = BUNDLED[name]
+    return _parsed_ranks(spec, _verified_bytes(*spec.files[0])).merges
 
 
 def _verified_bytes(relative: str, sha256: str) -> bytes:

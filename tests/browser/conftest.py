@@ -11,7 +11,10 @@ run them (scripts/test.sh installs chromium when it can).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
@@ -31,6 +34,7 @@ from harness.app_server import (
     start_server,
     stop_server,
 )
+from harness.ws_client import connected
 from tests.app_support import pasted_name
 from ui.server.streamlit_internals import BackMsg, ForwardMsg
 
@@ -78,8 +82,34 @@ def streamlit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve
         server = start_server(tmp_path_factory.mktemp("streamlit") / "server.log")
     except RuntimeError as exc:
         pytest.fail(str(exc), pytrace=False)
+    warm_up(server)
     yield server
     stop_server(server)
+
+
+def warm_up(server: Server, timeout_s: float = 3 * IDLE_SECONDS) -> None:
+    """One session's first run, over a websocket, before any test's page: the server's
+    imports, its sample run and its other pages' imports (ui/session/warm_up.py) are then
+    done, and no test's first page pays for them inside its own waits.
+
+    subtle: in two CI runs the first browser test of a worker, on a new server beside two
+    others starting, saw the page's text but not its widgets within the test's wait; a
+    fresh server's first request is tested on its own servers (test_deep_links.py,
+    test_persistence.py). A warm-up that fails is left to the tests to report.
+    """
+
+    async def first_run() -> None:
+        async with connected(server.port) as client:
+            await client.rerun(timeout=timeout_s)
+
+    worker = threading.Thread(target=lambda: _quietly(lambda: asyncio.run(first_run())))
+    worker.start()  # a thread: a worker that ran Playwright has an event loop running
+    worker.join(timeout_s + 10)
+
+
+def _quietly(work: Callable[[], object]) -> None:
+    with contextlib.suppress(Exception):  # the tests meet the same server and say what is wrong
+        work()
 
 
 @pytest.hookimpl(wrapper=True)

@@ -36,7 +36,15 @@ from ui.session.links.notices import (
 from ui.session.links.reading import LinkedSample, link_number, pattern_not_used, read_sample_link
 from ui.session.model_texts import link_model_name
 from ui.session.run_cache import stored_results_cached
-from ui.session.run_spec import BUNDLED_RUNS, RunKind, RunSpec, first_words, run_name, text_key
+from ui.session.run_spec import (
+    BUNDLED_RUNS,
+    RunKind,
+    RunSpec,
+    first_words,
+    run_name,
+    size_label,
+    text_key,
+)
 from ui.session.runs import MAX_APP_VOCAB_SIZE, add_run, bundled_spec, train_spec
 from ui.session.samples import SAMPLES, Sample, sample_text
 from ui.session.state import State
@@ -55,7 +63,6 @@ NEUTRAL_SHORT = {  # the start of its name, for a run without a corpus
     RunKind.MODEL: "Loaded .model",
     RunKind.MODEL_HISTORY: "Loaded .model with history",
     RunKind.IMPORTED: "Imported tokenizer",
-    RunKind.LOADED_MODEL: "Loaded model",
 }
 SAMPLE_PARAMS = ("sample", "vocab", "pattern", "tie_rule", "holdout")  # retrains a sample run
 MAX_TOKEN_ID = 10**9  # a token= beyond any vocabulary (the page drops one it lacks)
@@ -167,6 +174,8 @@ def shown_to_link_opener(spec: RunSpec, documents: tuple[str, ...]) -> RunSpec:
         )
         return replace(spec, name=named.name, source=named.source)
     source = NEUTRAL_SOURCES.get(spec.kind, spec.source)
+    if spec.kind is RunKind.LOADED_MODEL:  # its pattern is the model's, not one of ours
+        return replace(spec, name=f"Real model · {size_label(spec.vocab_size)} ids", source=source)
     if spec.kind is RunKind.TEXT and spec.source == PASTED_SOURCE:
         source = PASTED_SOURCE
     if spec.kind is RunKind.LOADED_MODEL:  # named by its file, never by a pattern

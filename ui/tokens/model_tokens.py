@@ -63,7 +63,7 @@ def show_model_tokens(run: ModelRun) -> None:
     model = run.model
     st.caption(
         f"Encoding with **{markdown_text(run.spec.name)}**, a real model's tokenizer "
-        f"({markdown_text(run.spec.source)}): {fmt_int(model.vocab_size)} ids and "
+        f"({markdown_text(model.file_kind)}): {fmt_int(model.vocab_size)} ids and "
         f"{fmt_int(len(model.merges))} merges, encoded by its own library with no BOS or EOS. "
         "Its ids are its own: they do not follow its merges."
     )

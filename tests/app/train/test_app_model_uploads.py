@@ -119,6 +119,19 @@ def test_a_real_model_s_files_load_as_a_run_with_the_reference_s_ids(case: str) 
     assert f'title="id {reference_ids(case, "Hello")[0]:,} · ' in hovers
 
 
+def test_back_from_a_model_to_the_run_before_it_the_view_size_starts_whole() -> None:
+    """A model's run draws no view-size slider, so Streamlit drops the slider's key; the
+    run before it, chosen again, once raised KeyError in the sidebar."""
+    folder = folder_of("llama2")
+    app = open_app("train")
+    before = app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value
+    upload(app, *((name, (folder / name).read_bytes()) for name in FILES["llama2"]))
+    assert current_kind(app) is RunKind.LOADED_MODEL
+    app.sidebar.selectbox(key=keys.SIDEBAR_RUN).select(before).run()
+    assert not app.exception, app.exception
+    assert app.session_state[keys.SIDEBAR_VIEW_SIZE] == 2000  # the sample's whole run
+
+
 def test_pages_that_cannot_show_a_model_yet_say_so_in_a_sentence() -> None:
     folder = folder_of("llama2")
     app = open_app("train")
@@ -165,3 +178,7 @@ def test_a_link_to_a_model_s_run_reopens_it_in_a_new_session() -> None:
     name = str(fresh.session_state[keys.SIDEBAR_RUN])
     assert name == "tokenizer.json · 151,669 ids", name  # its file, never "custom regex"
     assert tokens_of(fresh, TEXT) == reference_ids("qwen3", TEXT)
+    # named by what it is (never by the uploader's file name), not as one of our runs
+    assert fresh.sidebar.selectbox(key=keys.SIDEBAR_RUN).value == "Real model · 151,669 ids"
+    (summary,) = texts_of(fresh.sidebar.caption)
+    assert summary.startswith("**a real model's tokenizer file** (tokenizer.json) · 151,669 ids")
