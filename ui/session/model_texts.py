@@ -13,7 +13,6 @@ gave for a rank file nobody knows).
 from __future__ import annotations
 
 import json
-import re
 
 from explorer.models.model import LoadedModel
 from explorer.models.opening import OpenedModel, RankSettings, open_model
@@ -48,11 +47,6 @@ def read_settings(texts: tuple[str, ...]) -> tuple[tuple[str, ...], RankSettings
         raise ValueError(f"this run's settings cannot be read ({exc})") from None
 
 
-# a file name a link may show as it is: letters, digits, dots, dashes (tokenizer.json,
-# tekken_240911.json); anything else someone typed is not shown to others
-_PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}")
-
-
 def model_run_name(file_name: str, kind: str, vocab_size: int, base: str, normalizer: str) -> str:
     """A real model's run as the sidebar names it: its file (and the file's kind when the
     name does not say it), its ids, its base symbols and a short normalizer.
@@ -66,24 +60,6 @@ def model_run_name(file_name: str, kind: str, vocab_size: int, base: str, normal
     shown_kind = "" if kind in name else f" · {kind}"
     shown_normalizer = f" · {normalizer}" if 0 < len(normalizer) <= 20 else ""
     return f"{name}{shown_kind} · {size_label(vocab_size)} ids · {base}{shown_normalizer}"
-
-
-def link_model_name(texts: tuple[str, ...], vocab_size: int) -> str:
-    """A stored model run as a link shows it: by its file's name when that is a plain
-    file name, never by text someone typed, and never as a pattern ("custom regex").
-
-    >>> link_model_name(("", "", settings_json(("tokenizer.json",), RankSettings())), 151_669)
-    'tokenizer.json · 151,669 ids'
-    >>> link_model_name(("", "", settings_json(("[Log in](x).json",), RankSettings())), 9)
-    "a model's file · 9 ids"
-    """
-    try:
-        files, _ = read_settings(texts)
-    except ValueError:
-        files = ()
-    name = files[0].rsplit("/", 1)[-1] if files else ""
-    shown = name if _PLAIN_NAME.fullmatch(name) else "a model's file"
-    return f"{shown} · {size_label(vocab_size)} ids"
 
 
 def read_model_texts(texts: tuple[str, ...]) -> LoadedModel:

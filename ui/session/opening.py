@@ -34,7 +34,6 @@ from ui.session.links.notices import (
     set_run_not_found,
 )
 from ui.session.links.reading import LinkedSample, link_number, pattern_not_used, read_sample_link
-from ui.session.model_texts import link_model_name
 from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import (
     BUNDLED_RUNS,
@@ -178,8 +177,6 @@ def shown_to_link_opener(spec: RunSpec, documents: tuple[str, ...]) -> RunSpec:
         return replace(spec, name=f"Real model · {size_label(spec.vocab_size)} ids", source=source)
     if spec.kind is RunKind.TEXT and spec.source == PASTED_SOURCE:
         source = PASTED_SOURCE
-    if spec.kind is RunKind.LOADED_MODEL:  # named by its file, never by a pattern
-        return replace(spec, name=link_model_name(documents, spec.vocab_size), source=source)
     if spec.kind.has_corpus and documents:
         short = first_words(documents[0])
         if spec.kind is RunKind.WORD_COUNTS:
