@@ -13,22 +13,25 @@ import streamlit as st
 from ui.animate import animation as anim
 from ui.animate import playback
 from ui.animate.lesson.download import lesson_download
+from ui.animate.model_replay import show_model_replay
 from ui.animate.pair_table.view import NO_CORPUS, beside_style
 from ui.animate.passage import passage_input
 from ui.animate.quiz.class_panel import class_question
 from ui.animate.stage import cards_box_style, show_static, step_view
 from ui.classroom import step_follow
 from ui.session import state as keys
-from ui.session.runs import current_run_or_error, origin, view_vocab_size
+from ui.session.runs import (
+    current_run_or_error,
+    current_spec,
+    load_model_run,
+    origin,
+    view_vocab_size,
+)
 from ui.shell import run_page
 from ui.views.formatting import markdown_text, plural
 from ui.views.present import presenter_passage, presenting
 from ui.views.section import guarded, guarded_function
 
-MODEL_NOTE = (
-    "Animate replays our own runs' merges, step k making id 255 + k; {name} keeps its own "
-    "ids and merge ranks. Open Tokens to see how it splits a text."
-)
 NO_HISTORY = (
     "This tokenizer was {origin}: it has its merges but not a training history (pair "
     "counts, ties, corpus lengths), so there are no steps to animate. Train on a corpus on "
@@ -43,12 +46,20 @@ FIRST_VEILED = (
 
 def main() -> None:
     st.title("Animate merges")
+    if current_spec().kind.is_model:  # no training text: its encoding, merge by merge
+        try:
+            model_run = load_model_run(current_spec())
+        except ValueError as exc:
+            st.error(f"This tokenizer could not be read: {markdown_text(str(exc))}")
+            return
+        show_model_replay(model_run)
+        return
     if not presenting():  # the presenter says it
         st.caption(
             "Training repeats one move: find the most frequent pair of neighbouring tokens "
             "and fuse it into a new token. Step through the merges or press Play (keys: ← → P)."
         )
-    run = current_run_or_error(MODEL_NOTE)
+    run = current_run_or_error()
     if run is None:
         return
     passage = passage_input(run)

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.session.runs import current_run, current_spec, view_tokenizer, view_vocab_size
+from ui.session.runs import (
+    current_run,
+    current_spec,
+    load_model_run,
+    view_tokenizer,
+    view_vocab_size,
+)
 from ui.shell import run_page
 from ui.views.formatting import markdown_text
 from ui.views.section import guarded
 from ui.vocabulary.checkup import show_checkup
+from ui.vocabulary.model_vocabulary import show_model_vocabulary
 from ui.vocabulary.overview import explain_missing, show_lengths, show_metrics
 from ui.vocabulary.published import browse_published
 from ui.vocabulary.table_view import descendants_column, search_controls, show_table
@@ -16,17 +23,16 @@ from ui.vocabulary.token_detail import show_token
 from ui.vocabulary.typed_search import show_typed_text
 from ui.vocabulary.view import usage_known, vocab_table
 
-MODEL_NOTE = (
-    "Vocabulary lists our own runs' tokens with the merge that made each; {name} keeps its "
-    "own ids and merge ranks, which this page does not show yet. Open Tokens to see how it "
-    "splits a text, or run `python -m explorer info` and `check` on its file."
-)
-
 
 def main() -> None:
     st.title("Vocabulary")
-    if current_spec().kind.is_model:
-        st.info(MODEL_NOTE.format(name=markdown_text(current_spec().name)), icon=":material/info:")
+    if current_spec().kind.is_model:  # its own ids and ranks: indexed and paged on the server
+        try:
+            model_run = load_model_run(current_spec())
+        except ValueError as exc:
+            st.error(f"This tokenizer could not be read: {markdown_text(str(exc))}")
+            return
+        show_model_vocabulary(model_run)
         return
     try:
         run = current_run()

@@ -9,12 +9,15 @@ card is the span's `title` (hover) and its accessible name; every text is escape
     >>> page = pieces_to_html([Piece(9906, b"<b>", "id 9906"), Piece(0, b"<s>", "id 0", True)])
     >>> "<b>" in page, 'title="id 9906"' in page, page.count("<span")
     (False, True, 2)
+    >>> '<span class="bf"' in pieces_to_html([Piece(3, bytes([227]), "id 3", shown="<0xE3>",
+    ...                                              fallback=True)])
+    True
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from explorer.html.render import (
@@ -30,6 +33,7 @@ _STYLE = (
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
     ".bpm>span{border-radius:3px;margin-right:1px;box-shadow:inset 0 0 0 1px rgba(0,0,0,.2)}"
     ".bpm>span:focus-visible{outline:3px solid #0B57D0;outline-offset:1px}"
+    ".bpm>span.bf{box-shadow:inset 0 0 0 2px #1A1A1A;text-decoration:underline dotted}"
     ".bpm sub{font-size:.7em;margin-left:1px;-webkit-user-select:none;user-select:none}"
     "</style>"
 )
@@ -37,12 +41,18 @@ _STYLE = (
 
 @dataclass(frozen=True)
 class Piece:
-    """One id of an encode: the bytes it stands for, what its card says, whether special."""
+    """One id of an encode: the bytes it stands for, what its card says, whether special.
+
+    `shown` is the text drawn instead of the bytes' (a SentencePiece-style model's token
+    as its file writes it: `▁the`, `<0xE3>`); `fallback` marks a byte-fallback token.
+    """
 
     id: int
     data: bytes
     card: str
     special: bool = False
+    shown: str | None = None
+    fallback: bool = False
 
 
 def pieces_to_html(
@@ -51,8 +61,10 @@ def pieces_to_html(
     palette: str = "default",
     show_ids: bool = False,
     visible_whitespace: bool = False,
+    outlined: Collection[int] = (),
 ) -> str:
     """The pieces inline as coloured spans, each titled with its card; all text escaped.
+    The pieces at the positions `outlined` get a thick outline (a pair about to fuse).
 
     >>> page = pieces_to_html([Piece(3, b"a b", "id 3")], visible_whitespace=True)
     >>> print(page.split("</style>")[1].replace(' tabindex="0"', ""))
@@ -62,16 +74,23 @@ def pieces_to_html(
         raise RenderError(f"unknown palette {palette!r}; choose one of {', '.join(PALETTES)}")
     colors = PALETTES[palette]
     parts = [_STYLE, '<div class="bpm">']
-    for piece in pieces:
+    marks = set(outlined)
+    for position, piece in enumerate(pieces):
         if piece.special:
             style = f"background:{colors.special};color:{SPECIAL_TEXT_COLOR};font-weight:600"
         else:
             background = colors.categorical[piece.id % len(colors.categorical)]
             style = f"background:{background};color:{TEXT_COLOR}"
-        text = render_token(piece.data, visible_whitespace=visible_whitespace, keep_layout=True)
+        if position in marks:
+            style += ";outline:3px solid currentColor;outline-offset:1px"
+        if piece.shown is not None:
+            text = piece.shown
+        else:
+            text = render_token(piece.data, visible_whitespace=visible_whitespace, keep_layout=True)
         sub = f"<sub>{piece.id}</sub>" if show_ids else ""
+        marked = ' class="bf"' if piece.fallback else ""
         parts.append(
-            f'<span style="{style}" tabindex="0" title="{html.escape(piece.card)}">'
+            f'<span{marked} style="{style}" tabindex="0" title="{html.escape(piece.card)}">'
             f"{html.escape(text)}{sub}</span>"
         )
     parts.append("</div>")

@@ -178,6 +178,10 @@ class HfModel:
         """Every merge whose result is this id, in rank order."""
         return self.merges.makers(token_id)
 
+    def pair_rank(self, left: int, right: int) -> int | None:
+        """The rank at which the library merges these two adjacent ids, or None."""
+        return self.merges.rank_of(left, right)
+
     @cached_property
     def _splitter(self) -> Splitter:
         return Splitter(self.library)

@@ -128,3 +128,7 @@ class LoadedModel(Protocol):
         """Every merge whose result is this id, in rank order ([] for base symbols and
         tokens no merge makes)."""
         ...
+
+    def pair_rank(self, left: int, right: int) -> int | None:
+        """The rank at which these two adjacent ids merge when encoding, or None."""
+        ...

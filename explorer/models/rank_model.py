@@ -146,6 +146,13 @@ class RankModel:
         """The merges whose result is this id: every split of it into two tokens."""
         return self._merges.makers(token_id)
 
+    def pair_rank(self, left: int, right: int) -> int | None:
+        """The rank tiktoken merges these two adjacent ids at: their joined bytes' rank."""
+        size, offset = len(self.rank_tokens), self.id_offset
+        if not (0 <= left - offset < size and 0 <= right - offset < size):
+            return None
+        return self.ranks.get(self.rank_tokens[left - offset] + self.rank_tokens[right - offset])
+
     # --- tiktoken, rebuilt after unpickling -------------------------------------------------
 
     @property

@@ -16,6 +16,7 @@ import json
 
 from explorer.models.model import LoadedModel
 from explorer.models.opening import OpenedModel, RankSettings, open_model
+from ui.session.run_spec import size_label
 
 
 def settings_json(files: tuple[str, ...], settings: RankSettings) -> str:
@@ -44,6 +45,21 @@ def read_settings(texts: tuple[str, ...]) -> tuple[tuple[str, ...], RankSettings
         return files, RankSettings(str(values["pattern"]), specials)
     except (IndexError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"this run's settings cannot be read ({exc})") from None
+
+
+def model_run_name(file_name: str, kind: str, vocab_size: int, base: str, normalizer: str) -> str:
+    """A real model's run as the sidebar names it: its file (and the file's kind when the
+    name does not say it), its ids, its base symbols and a short normalizer.
+
+    >>> model_run_name("tokenizer.json", "tokenizer.json", 151_669, "bytes", "NFC")
+    'tokenizer.json · 151,669 ids · bytes · NFC'
+    >>> model_run_name("tokenizer.model", "tiktoken ranks", 128_256, "bytes", "")
+    'tokenizer.model · tiktoken ranks · 128,256 ids · bytes'
+    """
+    name = file_name.rsplit("/", 1)[-1]
+    shown_kind = "" if kind in name else f" · {kind}"
+    shown_normalizer = f" · {normalizer}" if 0 < len(normalizer) <= 20 else ""
+    return f"{name}{shown_kind} · {size_label(vocab_size)} ids · {base}{shown_normalizer}"
 
 
 def read_model_texts(texts: tuple[str, ...]) -> LoadedModel:

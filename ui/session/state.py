@@ -114,6 +114,8 @@ ANIMATE_OPTIONS = "animate_options"  # the popover with speed and token ids
 ANIMATE_STAGE = "animate_stage"  # the merge, narration and passage (a container)
 ANIMATE_CARDS = "animate_cards"  # the stage's token cards, hidden (a container)
 ANIMATE_STEP_VIEW = "animate_step_view"  # the step's fragment (st.fragment key)
+ANIMATE_MODEL_STEP = "animate_model_step"  # a real model's replay: the step slider
+ANIMATE_MODEL_PLAY = "animate_model_play"  # and its Play toggle
 ANIMATE_LESSON_STEPS = (
     "animate_lesson_steps"  # merges in the lesson file (ui/animate/lesson/download.py)
 )
@@ -191,6 +193,11 @@ TOKENS_ENCODE_NEXT = "tokens_encode_next"
 TOKENS_ENCODE_RESTART = "tokens_encode_restart"
 TOKENS_ENCODE_STAGE = "tokens_encode_stage"  # the chunk, candidates and narration (a container)
 TOKENS_ENCODE_VIEW = "tokens_encode_view"  # the trace's step fragment (st.fragment key)
+# a real model's encode step by step (ui/tokens/model_steps.py)
+TOKENS_MODEL_STEPS_OPEN = "tokens_model_steps_open"  # its expander
+TOKENS_MODEL_STEPS_TEXT = "tokens_model_steps_text"  # the word or short text traced
+TOKENS_MODEL_STEPS_EDITED = "tokens_model_steps_text_edited"  # typed: no longer follows the text
+TOKENS_MODEL_STEP = "tokens_model_step"  # the step slider
 
 # --- Vocabulary -----------------------------------------------------------------------
 VOCAB_QUERY = "vocab_query"
@@ -202,6 +209,13 @@ VOCAB_TOKEN = "vocab_token"
 VOCAB_TOKEN_RUN = "vocab_token_run"  # the run the chosen token belongs to
 VOCAB_VIEW_FULL = "vocab_view_full"
 VOCAB_COUNT_DESCENDANTS = "vocab_count_descendants"
+# a real model's vocabulary (ui/vocabulary/model_vocabulary.py): filtered and paged on the server
+VOCAB_MODEL_QUERY = "vocab_model_query"
+VOCAB_MODEL_KIND = "vocab_model_kind"
+VOCAB_MODEL_SORT = "vocab_model_sort"
+VOCAB_MODEL_PAGE = "vocab_model_page"
+VOCAB_MODEL_TOKEN = "vocab_model_token"  # the id whose lineage is shown
+VOCAB_MODEL_CHECKUP = "vocab_model_checkup"  # the toggle that runs the check-up
 VOCAB_CHECKUP = "vocab_checkup"  # the section's container (the README's picture of it)
 VOCAB_CHECKUP_LARGE = "vocab_checkup_large"  # checking a vocabulary over 60,000 tokens
 VOCAB_CHECKUP_CSV = "vocab_checkup_csv"  # a prefix: one download button per check-up kind

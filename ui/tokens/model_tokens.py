@@ -2,7 +2,9 @@
 
 A loaded model (explorer.models) keeps its own ids, merge ranks and normalizer, so it is
 drawn apart from our runs' tokens (whose id tells the merge): each token is coloured by
-its id, and its card gives the id, then, apart, the rank of the merge that makes it.
+its id, and its card gives the id, then, apart, every merge that makes it with its rank
+(explorer.models.token_facts). When the normalizer changed the text, the normalised text
+is shown beside the original, the changes by code point.
 The encode is the reference library's (`tokenizers`, tiktoken), with no BOS or EOS.
 """
 
@@ -10,15 +12,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.html.piece_html import Piece, pieces_to_html
+from explorer.html.piece_html import pieces_to_html
 from explorer.models.model import LoadedModel
+from explorer.models.normal_diff import MAX_CHANGES, changes, code_points
 from ui.server.lru import SharedLru
 from ui.session import state as keys
 from ui.session.links import urls
 from ui.session.runs import ModelRun
+from ui.tokens import model_steps
 from ui.tokens.summary import show_ids
 from ui.tokens.whole_text import DrawnPart, drawn_part
 from ui.views.formatting import RawHtml, markdown_text
+from ui.views.model_step_view import model_pieces
+from ui.views.section import guarded
 from ui.views.token_view import MAX_RENDERED_TOKENS, default_sample_excerpt, fmt_int, text_with_menu
 
 _encodes = SharedLru(64, 4_000_000)  # (run, text) -> ids, weighed by ids
@@ -29,38 +35,6 @@ def model_ids(run: ModelRun, text: str) -> tuple[int, ...]:
     return _encodes.get_or_make(
         (run.key, text), lambda: tuple(run.model.encode(text)), lambda ids: len(ids) + 1
     )
-
-
-def token_card(model: LoadedModel, token_id: int) -> str:
-    """What hovering a token says: the id, then apart the merge that makes it.
-
-    The id is the model's number; a merge rank is the merge's place in the file's order.
-    """
-    token = model.tokens.get(token_id, "")
-    card = f"id {token_id:,}: {token!r}"
-    if token in model.special_tokens:
-        return f"{card} (special token)"
-    makers = model.makers(token_id)
-    if not makers:
-        return f"{card} · no merge makes it (a base symbol, or a token taken whole)"
-    first = makers[0]
-    pair = f"{model.tokens.get(first.left, '')!r} + {model.tokens.get(first.right, '')!r}"
-    more = f", and {len(makers) - 1:,} more merges make it too" if len(makers) > 1 else ""
-    return f"{card} · made by merge rank {first.rank:,} ({pair}){more}"
-
-
-def model_pieces(model: LoadedModel, ids: tuple[int, ...]) -> list[Piece]:
-    """The pieces to draw, each id's card made once."""
-    cards: dict[int, Piece] = {}
-    pieces = []
-    for token_id in ids[:MAX_RENDERED_TOKENS]:
-        piece = cards.get(token_id)
-        if piece is None:
-            special = model.tokens.get(token_id, "") in model.special_tokens
-            card = token_card(model, token_id)
-            piece = cards[token_id] = Piece(token_id, model.token_bytes(token_id), card, special)
-        pieces.append(piece)
-    return pieces
 
 
 def model_long_text_note(part: DrawnPart) -> str:
@@ -74,6 +48,14 @@ def model_long_text_note(part: DrawnPart) -> str:
         "characters, cut where a word ends (a page shows no more). The text stays whole in "
         "its box."
     )
+
+
+NUMBERING = (
+    "Three numbers, never mixed: a token's **id** is the model's own; a merge's **rank** is "
+    "its place in the file's merge order, from 0; a **step** counts the merges applied to "
+    "one text (Encode step by step)."
+)
+SHOWN_NORMALIZED_CHARS = 2_000  # the normalised text beside the original: its start
 
 
 def show_model_tokens(run: ModelRun) -> None:
@@ -105,14 +87,16 @@ def show_model_tokens(run: ModelRun) -> None:
     except ValueError as exc:
         st.error(f"This text could not be encoded: {markdown_text(str(exc))}")
         return
-    if model.normalizer and model.normalize(text) != text:
-        st.caption(
-            f"The model's normalizer ({markdown_text(model.normalizer)}) changed the text "
-            "before it was split: the tokens below are of the normalised text."
-        )
+    show_normalized(model, text)
     st.caption(
-        "Each token id has its own colour; hover a token for its id and, apart, the rank of "
-        "the merge that makes it. Special tokens are dark."
+        "Each token id has its own colour; hover a token for its id and, apart, every merge "
+        "that makes it with its rank. Special tokens are dark."
+        + (
+            " Tokens are written as the model writes them: `▁` is a space, and an underlined "
+            "`<0xE3>` is one byte of a character the vocabulary lacks (byte fallback)."
+            if model.base == "characters"
+            else ""
+        )
     )
     st.html(RawHtml(pieces_to_html(model_pieces(model, ids))))
     data = len(text.encode("utf-8", "surrogatepass"))
@@ -126,8 +110,41 @@ def show_model_tokens(run: ModelRun) -> None:
             f"Showing the first {fmt_int(MAX_RENDERED_TOKENS)} of {fmt_int(len(ids))} "
             "tokens; the counts above cover the whole text."
         )
+    st.caption(NUMBERING)
+    with guarded("Encode step by step"):
+        model_steps.section(run, text)
     show_ids(ids, len(ids))
+
+
+def show_normalized(model: LoadedModel, text: str) -> None:
+    """The normalised text beside the original, and what changed, when the normalizer
+    changed it (the tokens are of the normalised text)."""
+    if not model.normalizer:
+        return
+    normalized = model.normalize(text)
+    if normalized == text:
+        st.caption(
+            f"The model's normalizer ({markdown_text(model.normalizer)}) leaves this text as it is."
+        )
+        return
     st.caption(
-        "Encode step by step and the other pages show our own runs' merges; a real model's "
-        "trace, vocabulary and comparisons come next."
+        f"The model's normalizer ({markdown_text(model.normalizer)}) changed the text before "
+        "it was split: the tokens below are of the normalised text, shown beside yours."
     )
+    cut = SHOWN_NORMALIZED_CHARS
+    yours, seen = st.columns(2)
+    yours.markdown("**Your text**")
+    yours.code(text[:cut], language=None, wrap_lines=True)
+    seen.markdown(f"**What the model sees** (after {markdown_text(model.normalizer)})")
+    seen.code(normalized[:cut], language=None, wrap_lines=True)
+    found = changes(text[:cut], normalized[:cut])
+    if found:
+        listed = markdown_text(
+            "; ".join(
+                f"{code_points(change.before) or 'nothing'} → "
+                f"{code_points(change.after) or 'nothing'}"
+                for change in found[:MAX_CHANGES]
+            )
+        )
+        more = f"; and {len(found) - MAX_CHANGES:,} more" if len(found) > MAX_CHANGES else ""
+        st.caption(f"Changed ({len(found):,} in all, by code point): {listed}{more}.")

@@ -25,9 +25,9 @@ from explorer.models.opening import OpenedModel, RankSettings, open_uploads, par
 from ui.server.child_jobs import JobCancelled
 from ui.server.heavy_work import in_a_child, reads_here
 from ui.session import state as keys
-from ui.session.model_texts import model_texts
+from ui.session.model_texts import model_run_name, model_texts
 from ui.session.run_cache import history_run_cached, imported_cached, loaded_model_cached
-from ui.session.run_spec import RunKind, RunSpec, run_name, size_label, text_key
+from ui.session.run_spec import RunKind, RunSpec, run_name, text_key
 from ui.session.runs import add_run
 from ui.views.formatting import markdown_text
 
@@ -87,17 +87,20 @@ def tokenizer_uploads(
         opened = open_uploads(files, settings=settings, earlier=earlier)
     else:  # megabytes: read by a child Python, not the interpreter of every page
         opened = in_a_child(open_uploads, list(files), settings=settings, earlier=list(earlier))
-    return [_model_run(item) if isinstance(item, OpenedModel) else _as_run(item) for item in opened]
+    return [
+        opened_model_run(item) if isinstance(item, OpenedModel) else _as_run(item)
+        for item in opened
+    ]
 
 
-def _model_run(item: OpenedModel) -> LoadedModelFiles:
+def opened_model_run(item: OpenedModel) -> LoadedModelFiles:
     """A real model's files as a run that keeps their texts (so a link reads them again)."""
     model, texts = item.model, model_texts(item)
-    normalizer = f" · {model.normalizer}" if 0 < len(model.normalizer) <= 20 else ""
-    kind = "" if model.file_kind in item.files[0] else f" · {model.file_kind}"
-    name = item.files[0].rsplit("/", 1)[-1]
+    name = model_run_name(
+        item.files[0], model.file_kind, model.vocab_size, model.base, model.normalizer
+    )
     spec = RunSpec(
-        name=f"{name}{kind} · {size_label(model.vocab_size)} ids · {model.base}{normalizer}",
+        name=name,
         source=item.source,
         text_key=text_key(texts),
         vocab_size=model.vocab_size,
