@@ -149,3 +149,18 @@ def test_a_name_the_cache_lacks_or_that_is_no_name_gets_one_sentence() -> None:
     assert any("nobody/no-such-model could not be opened" in e and "Hub cache" in e for e in errors)
     assert any("“../etc” is not a Hub model name" in e for e in errors)
     assert "Choose two to six tokenizers" in " ".join(texts_of(app.info))
+
+
+def test_a_model_in_the_sidebar_opens_compare_on_its_comparison() -> None:
+    from tests.app.train.test_app_model_uploads import FILES, folder_of, upload
+
+    folder = folder_of("llama2")
+    app = open_app("train")
+    upload(app, *((name, (folder / name).read_bytes()) for name in FILES["llama2"]))
+    model_run = app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value
+    app.switch_page("pages/compare.py").run()
+    assert not app.exception and not app.error, texts_of(app.error)
+    assert "Compare measures our own runs" in " ".join(texts_of(app.info))
+    assert [tab.label for tab in app.tabs] == [TAB]  # the tabs of our runs' sizes need a run
+    assert app.multiselect(key=keys.COMPARE_MODELS).value == [model_run, "GPT-4o · o200k_base"]
+    assert counts_of(models_chart(app), model_run) == reference_counts("meta-llama/Llama-2-7b-hf")

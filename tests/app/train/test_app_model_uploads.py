@@ -44,8 +44,7 @@ LLAMA3_PATTERN = (
 NOT_YET = {  # each page that cannot show a model yet, and what its sentence points to
     "animate": "Animate replays our own runs' merges",
     "vocabulary": "Vocabulary lists our own runs' tokens",
-    "compare": "Compare measures our own runs",
-}
+}  # Compare compares a model with others (tests/app/compare/test_app_real_models.py)
 
 
 def folder_of(case: str) -> Path:
