@@ -4,7 +4,7 @@ by side on a passage, and their overlap; the link (hub=, with=) reproduces the c
 
 Every token count the chart shows is held to the reference library's: `tokenizers` for a
 tokenizer.json, tiktoken for GPT's vocabularies. The models are the real files of
-../shared/reference/open-weight/ in a Hub cache (tests/hub_cache.py); without ../shared the
+../shared/reference/open-weight/ in a Hub cache (harness/hub_cache.py); without ../shared the
 tests skip.
 """
 
@@ -21,9 +21,9 @@ import tiktoken
 from streamlit.testing.v1 import AppTest
 from tokenizers import Tokenizer as HfTokenizer
 
+from harness.hub_cache import HUB_REPOS, OPEN_WEIGHT, build_hub_cache
 from tests.app_support import open_app, open_compare, texts_of
 from tests.engine.official_vocabularies import official_spec
-from tests.hub_cache import HUB_REPOS, OPEN_WEIGHT, build_hub_cache
 from ui.compare.models.languages import MODELS_CHART_TITLE
 from ui.compare.models.section import TAB
 from ui.session import state as keys

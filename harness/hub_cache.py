@@ -7,7 +7,8 @@ files in ../shared/reference/open-weight/, for tests that open models by their H
 
 huggingface_hub's own readers (`try_to_load_from_cache`, `hf_hub_download` with
 HF_HUB_OFFLINE=1) find the files there: no mock of the client, no network.
-(The hub-open branch builds the same cache for its tests; the two become one when they meet.)
+Tests, benchmarks and the screenshot scripts share it. (The hub-open branch builds the same
+cache for its tests; the two become one when they meet.)
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tests.conftest import SHARED
-
-OPEN_WEIGHT = SHARED / "reference" / "open-weight"
+OPEN_WEIGHT = Path(__file__).resolve().parents[2] / "shared" / "reference" / "open-weight"
 # Hub name -> the folder of ../shared/reference/open-weight/ its tokenizer files are from
 HUB_REPOS = {
     "meta-llama/Meta-Llama-3-8B": "llama3",
