@@ -11,8 +11,9 @@ from scripts.screenshots import KINDS
 def main(argv: list[str]) -> int:
     """Run KIND's own main() with the options after it.
 
-    >>> main(["nothing"])
-    usage: python -m scripts.screenshots {pages,pairs,classroom,compare_pair,heldout} [options]
+    >>> main(["nothing"])  # doctest: +NORMALIZE_WHITESPACE
+    usage: python -m scripts.screenshots
+        {pages,pairs,classroom,compare_pair,heldout,real_models} [options]
     2
     """
     if not argv or argv[0] not in KINDS:
