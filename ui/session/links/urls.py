@@ -13,7 +13,8 @@ The pages add their own:
                     most MAX_LINK_TEXT characters, and the step on screen)
     Vocabulary      token=ID (the token whose lineage is shown)
     Compare         compare_section=TAB (the open tab, bound to the URL by Streamlit;
-                    the first tab, Compression, leaves it out: ui/compare/sections.py)
+                    the first tab, Compression, leaves it out: ui/compare/sections.py);
+                    hub=… and with=… (the real models compared: compare_link.py)
     every page      view=N  (the sidebar's view size, when below the run's full size)
 
     >>> url_params(RunSpec("x", "Pasted text", "k", 300, "gpt4"), view_size=280)["view"]
@@ -31,7 +32,12 @@ from ui.session.state import MAX_LINK_TEXT
 
 RUN_PARAMS = ("run", "sample", "vocab", "pattern", "tie_rule", "holdout", "view")
 # a page's url_path -> its own
-PAGE_PARAMS = {"tokens": ("text", "encode", "encode_step"), "vocabulary": ("token",)}
+# (hub= is left alone: on every other page it names the model a link opens there)
+PAGE_PARAMS = {
+    "tokens": ("text", "encode", "encode_step"),
+    "vocabulary": ("token",),
+    "compare": ("with",),
+}
 
 
 def sample_of(spec: RunSpec) -> Sample | None:
