@@ -55,9 +55,13 @@ def example_steps() -> tuple[ExampleStep, ...]:
                 f"{_shown(tokenizer, merge.left)} + {_shown(tokenizer, merge.right)} → "
                 f"{_shown(tokenizer, merge.new_id)} (token {merge.new_id})"
             )
-        html = "".join([*told, anim.stage_html([pane])])
+        stage = f'<div class="front-example">{anim.stage_html([pane])}</div>'
+        html = "".join([f"<style>{_STYLE}</style>", *told, stage])
         steps.append(ExampleStep(html, len(frame.after.ids), merge_text))
     return tuple(steps)
+
+
+_STYLE = ".front-example .bpe{font-size:1.6rem;line-height:2.2}"  # the passage, readable
 
 
 def _shown(tokenizer: Tokenizer, token: int) -> str:

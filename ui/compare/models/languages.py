@@ -12,6 +12,7 @@ small numbers): a fifth tokenizer added to four costs 26 encodes, not 130. A rea
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 
 import altair as alt
@@ -39,6 +40,8 @@ COLUMNS = [
     "Tokens",
     *METRICS,
 ]
+BAR_PIXELS = 5  # each tokenizer's bar in a language's band
+SUBTITLE_CHARS = 48  # a subtitle's line: a phone's width
 # Tableau 10's first six: one colour per tokenizer, apart in hue and lightness
 MODEL_COLORS = ("#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2")
 _counts = SharedLru(2_048)  # (member key, language) -> tokens: small numbers
@@ -88,28 +91,33 @@ def models_frame(members: Sequence[Member], texts: Mapping[str, str]) -> pd.Data
 
 
 def models_chart(frame: pd.DataFrame, metric: str) -> alt.Chart:
-    """Grouped bars: for each language, one bar per tokenizer, of `metric`."""
+    """Bars of `metric` across: a band per language, one bar per tokenizer in it; the
+    languages down the page, so a phone reads all 26 as a laptop does."""
     languages = list(dict.fromkeys(frame["Language"]))
     series = list(dict.fromkeys(frame["Tokenizer"]))
     colors = [MODEL_COLORS[i % len(MODEL_COLORS)] for i in range(len(series))]
+    subtitle = textwrap.wrap(
+        f"{metric} of the UDHR (preamble, articles 1–5) in each language. {METRIC_HELP[metric]}",
+        SUBTITLE_CHARS,
+    )
     chart: alt.Chart = (  # altair types mark_*() as returning Any
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X(
+            y=alt.Y(
                 "Language:N",
                 sort=languages,
-                title="Language",
-                axis=alt.Axis(labelAngle=-45, labelOverlap=False),
+                title=None,
+                axis=alt.Axis(labelOverlap=False, labelLimit=120),
             ),
-            xOffset=alt.XOffset("Tokenizer:N", sort=series),
-            y=alt.Y(f"{metric}:Q", title=metric),
+            yOffset=alt.YOffset("Tokenizer:N", sort=series),
+            x=alt.X(f"{metric}:Q", title=metric, axis=alt.Axis(orient="top")),
             color=alt.Color(
                 "Tokenizer:N",
                 title=None,
                 sort=series,
                 scale=alt.Scale(domain=series, range=colors),
-                legend=alt.Legend(orient="top", labelLimit=400, columns=2),
+                legend=alt.Legend(orient="top", direction="vertical", labelLimit=300),
             ),
             tooltip=[
                 alt.Tooltip("Language:N"),
@@ -121,15 +129,8 @@ def models_chart(frame: pd.DataFrame, metric: str) -> alt.Chart:
             ],
         )
         .properties(
-            title=alt.TitleParams(
-                MODELS_CHART_TITLE,
-                subtitle=[
-                    f"{metric}: the UDHR (preamble, articles 1–5) in each language.",
-                    METRIC_HELP[metric],
-                ],
-                anchor="start",
-            ),
-            height=400,
+            title=alt.TitleParams(MODELS_CHART_TITLE, subtitle=subtitle, anchor="start"),
+            height=alt.Step(BAR_PIXELS, **{"for": "offset"}),  # per bar, not per band
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )

@@ -20,6 +20,7 @@ import streamlit as st
 
 from ui.compare.models.members import Member
 from ui.server.lru import SharedLru
+from ui.views.formatting import markdown_text
 from ui.views.shared_charts import show_chart
 
 OVERLAP_TITLE = "Share of each vocabulary's tokens the other has"
@@ -101,5 +102,7 @@ def models_overlap_section(members: Sequence[Member]) -> None:
     frame = pd.DataFrame(shares(vocabularies), columns=OVERLAP_COLUMNS)
     names = [member.label for member in members]
     show_chart(("models-overlap", *(m.key for m in members)), lambda: overlap_chart(frame, names))
-    sizes = ", ".join(f"{name}: {len(vocab):,}" for name, vocab in vocabularies.items())
+    sizes = ", ".join(
+        f"{markdown_text(name)}: {len(vocab):,}" for name, vocab in vocabularies.items()
+    )
     st.caption(f"Distinct byte strings of two bytes or more in each vocabulary ({sizes}).")

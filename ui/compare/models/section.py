@@ -38,6 +38,7 @@ from ui.views.formatting import markdown_text
 from ui.views.shared_charts import show_chart
 
 TAB = "Real models"  # its tab on Compare, and ?compare_section= in a link to it
+# the picker holds compare_link.MIN_MEMBERS to MAX_MEMBERS: two to six
 PLACEHOLDER = "Choose, or type a Hub name such as Qwen/Qwen3-0.6B"
 
 
@@ -73,7 +74,7 @@ def picked_choices(known: dict[str, Choice]) -> list[Choice]:
     options = choice_labels(known)
     options += [label for label in state[keys.COMPARE_MODELS] if label not in options]
     picked = st.multiselect(
-        f"Tokenizers to compare ({compare_link.MIN_MEMBERS} to {compare_link.MAX_MEMBERS})",
+        "Tokenizers to compare (two to six)",
         options,
         key=keys.COMPARE_MODELS,
         max_selections=compare_link.MAX_MEMBERS,
@@ -102,7 +103,7 @@ def opened_members(choices: Sequence[Choice]) -> list[Member]:
             st.error(markdown_text(problem), icon=":material/error:")
             continue
         try:
-            with st.spinner(f"Opening {choice.label}…"):
+            with st.spinner(f"Opening {markdown_text(choice.label)}…"):
                 members.append(open_member(choice))
         except ValueError as exc:
             st.error(
