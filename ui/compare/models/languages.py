@@ -130,7 +130,7 @@ def models_chart(frame: pd.DataFrame, metric: str) -> alt.Chart:
         )
         .properties(
             title=alt.TitleParams(MODELS_CHART_TITLE, subtitle=subtitle, anchor="start"),
-            height=alt.Step(BAR_PIXELS, **{"for": "offset"}),  # per bar, not per band
+            height=alt.Step(BAR_PIXELS),  # with an offset channel, a step is one bar
         )
         .configure_axis(labelFontSize=12, titleFontSize=13)
     )
