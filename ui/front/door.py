@@ -33,7 +33,7 @@ INTRO = (
     "same merges, applied in the same order, split any new text."
 )
 EXAMPLE_INTRO = (
-    f"Beside this, the classic example: `{EXAMPLE}`, 11 bytes. Three merges make it 5 "
+    f"Playing here, the classic example: `{EXAMPLE}`, 11 bytes. Three merges make it 5 "
     "tokens. Every token is a byte or the join of two tokens before it."
 )
 
