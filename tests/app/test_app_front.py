@@ -20,7 +20,7 @@ def test_the_address_with_no_path_is_the_front_door() -> None:
     assert not app.exception and not app.error
     assert texts_of(app.title) == ["BPE Merge Explorer"]
     assert "Byte-pair encoding" in " ".join(texts_of(app.markdown))
-    assert [s.value for s in app.subheader] == DOORS
+    assert [h.value for h in app.header] == DOORS  # h2 under the title: heading order kept
     assert "Step 0: the starting point" in example_html(app)
     assert len(app.query_params) == 0  # the front door's address stays bare: a reload is it
     assert app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value.startswith("Shakespeare")

@@ -67,7 +67,7 @@ def doors() -> None:
     """Three ways in, side by side (stacked on a phone)."""
     explore, own, teach = st.columns(3, gap="medium")
     with explore.container(border=True):
-        st.subheader("Explore a real model's tokenizer")
+        st.header("Explore a real model's tokenizer")
         st.markdown(
             "See how GPT-4o splits your text, token by token: its vocabulary comes with "
             "the app. Any model on the Hugging Face Hub opens by its name."
@@ -83,14 +83,14 @@ def doors() -> None:
             query_params={keys.COMPARE_SECTION: "Real models"},
         )
     with own.container(border=True):
-        st.subheader("Train your own")
+        st.header("Train your own")
         st.markdown(
             "Train a tokenizer on a sample or your own text — the worked examples start "
             f"with {EXAMPLE} — and read every merge it learned; watch them happen on Animate."
         )
         st.page_link(TRAIN, label="Train a tokenizer", icon=":material/model_training:")
     with teach.container(border=True):
-        st.subheader("Teach a class")
+        st.header("Teach a class")
         st.markdown(
             "Play the merges to a room: students join from their phones with a code or a "
             "QR code and follow your step on Animate, with questions to answer as it goes. "
