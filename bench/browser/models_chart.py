@@ -100,7 +100,7 @@ def in_browser(cache: Path) -> dict[str, float]:
             start = time.perf_counter()
             visit.goto(server.url + link)
             visit.wait_for_function(f"(t) => ({CHART_BARS})(t) >= {4 * 26}", arg=MODELS_CHART_TITLE)
-            figures[f"{visitor}_s"] = round(time.perf_counter() - start, 2)
+            figures[f"{visitor}: the four models' bars_s"] = round(time.perf_counter() - start, 2)
             wait_until_idle(visit)
             context.close()
     return figures
