@@ -164,3 +164,16 @@ def test_a_model_in_the_sidebar_opens_compare_on_its_comparison() -> None:
     assert [tab.label for tab in app.tabs] == [TAB]  # the tabs of our runs' sizes need a run
     assert app.multiselect(key=keys.COMPARE_MODELS).value == [model_run, "GPT-4o · o200k_base"]
     assert counts_of(models_chart(app), model_run) == reference_counts("meta-llama/Llama-2-7b-hf")
+
+
+@pytest.mark.parametrize(
+    "value", ["²", "9" * 5000, ",,,", "\x00", "[Log in again](https:evil.example)", "a/b/c"]
+)
+def test_a_hostile_comparison_link_gets_sentences_not_an_exception(value: str) -> None:
+    app = open_compare(TAB, {"hub": value, "with": value})
+    assert not app.exception, app.exception
+    shown = " ".join(texts_of(app.error) + texts_of(app.info))
+    if value.strip(","):  # a value that names something: none of it opens, and it is said
+        assert "Choose two to six tokenizers" in shown
+    assert "https:evil" not in " ".join(str(e.value) for e in app.error if "](" in str(e.value))
+    assert len(shown) < 3_000  # a long value is quoted by its start only
