@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 from tokenizers import Tokenizer as HfTokenizer
 
 from harness.hub_cache import HUB_REPOS, OPEN_WEIGHT, build_hub_cache
-from tests.app_support import open_app, open_compare, texts_of
+from tests.app_support import APP, TIMEOUT, open_app, texts_of
 from tests.engine.official_vocabularies import official_spec
 from ui.compare.models.languages import MODELS_CHART_TITLE
 from ui.compare.models.section import TAB
@@ -46,6 +46,17 @@ def hub_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     monkeypatch.setenv("HF_HUB_CACHE", str(root))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return root
+
+
+def linked(query: dict[str, str], page: str = "compare") -> AppTest:
+    """A new session whose first request is the link `/<page>?<query>`, as a browser's is
+    (tests.app_support.open_app first runs the root, whose run writes Train's own link)."""
+    app = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    for name, value in query.items():
+        app.query_params[name] = value
+    app.switch_page(f"pages/{page}.py").run()
+    assert not app.exception, app.exception
+    return app
 
 
 def models_chart(app: AppTest) -> pd.DataFrame:
@@ -84,7 +95,7 @@ def counts_of(frame: pd.DataFrame, label: str) -> dict[str, int]:
 
 
 def test_a_link_with_hub_names_opens_the_comparison_and_every_count_is_the_libraries() -> None:
-    app = open_app("compare", {"hub": f"{LLAMA3},{QWEN3}", "run": "o200k_base"})
+    app = linked({"hub": f"{LLAMA3},{QWEN3}", "run": "o200k_base"})
     assert not app.error, texts_of(app.error)
     assert app.session_state[keys.COMPARE_SECTION] == TAB
     assert app.multiselect(key=keys.COMPARE_MODELS).value == [
@@ -105,7 +116,7 @@ def test_a_link_with_hub_names_opens_the_comparison_and_every_count_is_the_libra
 
 def test_six_tokenizers_on_one_chart_and_the_link_follows_the_picker() -> None:
     hub = ",".join([LLAMA3, QWEN3, DEEPSEEK, GEMMA3, "meta-llama/Llama-2-7b-hf"])
-    app = open_compare(TAB, {"hub": hub, "with": "gpt2,cl100k_base"})
+    app = linked({"hub": hub, "with": "gpt2,cl100k_base"})
     assert not app.error, texts_of(app.error)
     notes = " ".join(texts_of(app.info))
     assert "holds at most 6, so the last 1 were left out" in notes
@@ -126,7 +137,7 @@ def test_six_tokenizers_on_one_chart_and_the_link_follows_the_picker() -> None:
 
 
 def test_the_passage_is_split_side_by_side_with_the_places_numbered_alike() -> None:
-    app = open_compare(TAB, {"hub": f"{LLAMA3},{GEMMA3}", "with": "none"})
+    app = linked({"hub": f"{LLAMA3},{GEMMA3}", "with": "none"})
     assert not app.error, texts_of(app.error)
     app.text_area(key=keys.COMPARE_MODELS_PASSAGE).set_value("Tokenizers disagree: naïve façade.")
     app.run()
@@ -143,7 +154,7 @@ def test_the_passage_is_split_side_by_side_with_the_places_numbered_alike() -> N
 
 
 def test_a_name_the_cache_lacks_or_that_is_no_name_gets_one_sentence() -> None:
-    app = open_compare(TAB, {"hub": "nobody/no-such-model,../etc", "with": "gpt2"})
+    app = linked({"hub": "nobody/no-such-model,../etc", "with": "gpt2"})
     assert not app.exception
     errors = texts_of(app.error)
     assert any("nobody/no-such-model could not be opened" in e and "Hub cache" in e for e in errors)
@@ -170,7 +181,7 @@ def test_a_model_in_the_sidebar_opens_compare_on_its_comparison() -> None:
     "value", ["²", "9" * 5000, ",,,", "\x00", "[Log in again](https:evil.example)", "a/b/c"]
 )
 def test_a_hostile_comparison_link_gets_sentences_not_an_exception(value: str) -> None:
-    app = open_compare(TAB, {"hub": value, "with": value})
+    app = linked({"hub": value, "with": value})
     assert not app.exception, app.exception
     shown = " ".join(texts_of(app.error) + texts_of(app.info))
     if value.strip(","):  # a value that names something: none of it opens, and it is said
