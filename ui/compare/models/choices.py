@@ -76,7 +76,7 @@ def open_member(choice: Choice) -> Member:
     spec = choice.spec
     if spec is None:
         return model_member(choice.label, f"hub:{choice.label}", hub_model(choice.label))
-    if spec.kind is RunKind.LOADED_MODEL:
+    if spec.kind.is_model:  # a real model's file, or (hub-open) a model named on the Hub
         return model_member(spec.name, spec.settings, load_model_run(spec).model)
     run = load_run(spec)
     kind = "bundled" if spec.kind is RunKind.BUNDLED else "our run"

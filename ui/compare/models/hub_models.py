@@ -1,8 +1,10 @@
 """A model named on the Hub (`Qwen/Qwen3-0.6B`), read from huggingface_hub's own cache.
 
 Compare takes Hub names beside the session's tokenizers. Fetching a repo's files (sizes
-checked first, one download at a time, in a child) is the Train page's Hub box's work;
-here a name opens when its tokenizer files are in the server's Hub cache
+checked first, one download at a time, in a child) is the hub-open branch's work (its
+`ui.session.hub_opening.hub_model(name) -> LoadedModel`, the same face as `hub_model`
+here, replaces this module when both land: ui/compare/models/choices.py imports it);
+until then a name opens when its tokenizer files are in the server's Hub cache
 (`huggingface_hub.try_to_load_from_cache`, which reads the cache and never the network;
 `HF_HUB_CACHE` names it), and otherwise gets one sentence saying so. The files are read
 by explorer/models/opening.py as any upload is, a large one in a child Python, and the
