@@ -9,12 +9,15 @@ and Gemma 3 (262,145), from ../shared/reference/open-weight/ laid out as a Hub c
    the 26 × 4 encodes by each model's library (one batch per model, nothing cached), the
    table and the chart's Vega-Lite spec; wall and CPU seconds, best of --repeat; and the
    anchor, each library's own `encode_batch` of the 26 texts, in the same run (a ratio);
-2. in headless Chromium: a server of its own with that Hub cache. A first visitor opens
+2. the whole Compare page's server run for a new session (AppTest), once the models are
+   loaded: session set-up, sidebar, picker, chart, passage and overlap;
+3. in headless Chromium: a server of its own with that Hub cache. A first visitor opens
    `/compare?hub=…&with=none` (the four models read, the counts made: timed, not the
    figure); then a second visitor, a new session, opens the same link: from its goto until
    the chart's bars are in the page (the models loaded, the counts kept per (model,
    language): what every later visitor pays); a third, the same again. The encodes
    themselves, nothing kept, are step 1's figure.
+   (`--no-browser` stops after step 2.)
 
     .venv/bin/python -m bench.browser.models_chart [--repeat 3] [--no-browser]
 """
@@ -83,6 +86,32 @@ def in_process(cache: Path, repeat: int) -> dict[str, object]:
     }
 
 
+def in_apptest(cache: Path, visits: int = 3) -> dict[str, object]:
+    """The whole Compare page's server run for new sessions (Streamlit's AppTest, in this
+    process): the first reads the four models, the later ones find them loaded; wall and
+    CPU seconds (CPU: every thread of this process, the libraries' among them)."""
+    os.environ.update({"HF_HUB_CACHE": str(cache), "HF_HUB_OFFLINE": "1"})
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app_support import APP
+
+    def visit() -> tuple[float, float]:
+        app = AppTest.from_file(str(APP), default_timeout=900)
+        app.query_params["hub"] = ",".join(FOUR)
+        app.query_params["with"] = "none"
+        app.switch_page("pages/compare.py")
+        wall, cpu = time.perf_counter(), time.process_time()
+        app.run()
+        assert not app.exception, app.exception
+        return round(time.perf_counter() - wall, 2), round(time.process_time() - cpu, 2)
+
+    first = visit()
+    return {
+        "first (reads the models): wall, CPU s": first,
+        "later visitors: wall, CPU s": [visit() for _ in range(visits)],
+    }
+
+
 def in_browser(cache: Path) -> dict[str, float]:
     """Seconds from a visitor's goto to the four models' bars, first and second visitor."""
     from harness.app_server import app_in_chromium
@@ -120,6 +149,7 @@ def main() -> None:
         cache = build_hub_cache(Path(folder), {n: HUB_REPOS[n] for n in FOUR})
         print("uptime:", os.popen("uptime").read().strip())
         print(json.dumps(in_process(cache, args.repeat), indent=1))
+        print(json.dumps(in_apptest(cache), indent=1))
         if not args.no_browser:
             print(json.dumps(in_browser(cache), indent=1))
         print("uptime:", os.popen("uptime").read().strip())
