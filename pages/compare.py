@@ -1,5 +1,6 @@
 """Compare: compression as the vocabulary grows, one passage at several sizes or tokenizers,
-two tokenizers merge by merge, 26 languages, and how much of the vocabulary OpenAI's have.
+two tokenizers merge by merge, 26 languages, how much of the vocabulary OpenAI's have, and
+real models — the session's, the bundled ones and Hub names — side by side.
 
 Each section is a function of ui/compare/; the page lists them in SECTIONS, one row each,
 and ui/compare/sections.py draws them as tabs of which only the open one runs.
@@ -13,12 +14,16 @@ from ui.compare.curve import curve_section
 from ui.compare.fairness import fairness_section
 from ui.compare.heldout import heldout_section
 from ui.compare.languages import language_growth_section, languages_section
+from ui.compare.models.section import TAB as MODELS_TAB
+from ui.compare.models.section import models_section
 from ui.compare.overlap import overlap_section
 from ui.compare.overlay.section import overlay_section
 from ui.compare.pair.section import pair_section
 from ui.compare.passage import passage_section
-from ui.compare.sections import Section, run_only, show_sections
-from ui.session.runs import current_run_or_error, trained_vocab_size, view_vocab_size
+from ui.compare.sections import Section, run_only, show_sections, without_run
+from ui.session import state as keys
+from ui.session.links.compare_link import read_compare_link
+from ui.session.runs import current_run_or_error, current_spec, trained_vocab_size, view_vocab_size
 from ui.shell import run_page
 from ui.views.formatting import markdown_text
 from ui.views.token_view import fmt_int
@@ -35,19 +40,25 @@ SECTIONS = [
     Section("Languages", "The languages' growth", run_only(language_growth_section)),
     Section("Languages", "The languages' fairness", run_only(fairness_section)),
     Section("GPT overlap", "The overlap with OpenAI's vocabularies", run_only(overlap_section)),
+    Section(MODELS_TAB, "The comparison of real models", without_run(models_section), False),
 ]
 
 
 MODEL_NOTE = (
     "Compare measures our own runs at every vocab size, merge by merge; {name} keeps its own "
-    "ids and merge ranks, so it has one size. Open Tokens to see how it splits a text."
+    "ids and merge ranks, so it has one size: compare it with other models below."
 )
 
 
 def main() -> None:
     st.title("Compare")
+    if read_compare_link(st.query_params.to_dict()) is not None or current_spec().kind.is_model:
+        # a link that names a comparison (hub=, with=) opens it, unless it names a tab
+        st.session_state.setdefault(keys.COMPARE_SECTION, MODELS_TAB)
     run = current_run_or_error(MODEL_NOTE)
     if run is None:
+        if current_spec().kind.is_model:
+            show_sections(SECTIONS, None, 0)
         return
     size = view_vocab_size(run)
     st.caption(

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tests.hub_cache import HubCache, build_hub_cache
+from harness.hub_cache import HubCache, build_hub_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,7 +32,7 @@ os.environ.setdefault("BPE_EXPLORER_PRELOAD", "0")
 @pytest.fixture(scope="session")
 def hub_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> HubCache:
     """A Hugging Face Hub cache of the open-weight models, built once per test session
-    (tests/hub_cache.py: meta-llama/Meta-Llama-3-8B, Qwen/Qwen3-0.6B, deepseek-ai/DeepSeek-V3,
+    (harness/hub_cache.py: meta-llama/Meta-Llama-3-8B, Qwen/Qwen3-0.6B, deepseek-ai/DeepSeek-V3,
     google/gemma-3-1b-it, meta-llama/Llama-2-7b-hf, mistralai/Pixtral-12B-2409); skips
     without ../shared."""
     shared_path("reference", "open-weight", "SOURCES.md")

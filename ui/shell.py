@@ -78,15 +78,23 @@ _this_run = threading.local()  # .inside_app: the entry file is running the curr
 PAGE_REGEX_SECONDS = 10.0
 
 
+FRONT_PATH = ""  # the front door's url_path: the address with no path (pages/front.py)
+
+
 def navigation() -> st.Page:
-    """Register the app's pages (titles, icons, URLs) and return the one the URL asks for."""
+    """Register the app's pages (titles, icons, URLs) and return the one the URL asks for.
+
+    The front door is the address with no path; Train has its own, /train (a link to "/"
+    with a query, from when "/" was Train, is forwarded there: ui/front/door.py).
+    """
     return st.navigation(
         [
+            st.Page(PAGES_DIR / "front.py", title="Start", icon=":material/home:", default=True),
             st.Page(
                 PAGES_DIR / "train.py",
                 title="Train",
                 icon=":material/model_training:",
-                default=True,
+                url_path="train",
             ),
             st.Page(PAGES_DIR / "animate.py", title="Animate merges", icon=":material/animation:"),
             st.Page(PAGES_DIR / "tokens.py", title="Tokens", icon=":material/palette:"),
@@ -94,6 +102,15 @@ def navigation() -> st.Page:
             st.Page(PAGES_DIR / "compare.py", title="Compare", icon=":material/query_stats:"),
         ]
     )
+
+
+def forward_old_root_link(page: st.Page) -> None:
+    """A link to "/" with a query (`/?run=…&sample=…`, `/?class=…`) is one of Train's from
+    before the front door, when "/" was Train: open Train with the query whole, as the
+    first thing the run does (st.switch_page ends it), so every old link opens what it
+    opened and nothing it says is read twice."""
+    if page.url_path == FRONT_PATH and st.query_params:
+        st.switch_page(PAGES_DIR / "train.py", query_params=st.query_params.to_dict())
 
 
 def within_page_regex_budget(draw: Callable[[], None]) -> Callable[[], None]:
@@ -116,15 +133,16 @@ def run_app() -> None:
     """What the entry file does on every run: set up the session, route, draw the sidebar."""
     st.set_page_config(page_title=APP_TITLE, page_icon=":material/join_inner:", layout="wide")
     new_run()  # a class out of reach is said once in this run, however many parts meet it
+    page = navigation()
+    forward_old_root_link(page)  # before anything is drawn or read from the link
     keep_finished_runs()  # once per process: a run's drawing is not lost to the next request
     preload_bundled()  # once per process, when the server asks for it
-    init_session()
+    init_session(page.url_path)
     with guarded("The class"):
         following.arrive()  # ?class=CODE: this session joins (and gets the class's run)
         following.follow_class()  # a student's step, passage and trace: the teacher's
     with guarded("The class's question"):
         following.veil_runs()  # a class's open question: its merge is on no page yet
-    page = navigation()
     run = None
     with st.sidebar, guarded("The sidebar"):
         run = sidebar()
@@ -135,7 +153,9 @@ def run_app() -> None:
         class_top(page.url_path)
     if classroom.seat() is not None:  # a student checks the class's version, drawing nothing
         st.fragment(following.follow_poll, run_every=classroom.FOLLOW_SECONDS)(page.url_path)
-    if run is not None:
+    if page.url_path == FRONT_PATH:
+        pass  # the front door's address stays bare: a query there is an old link to Train
+    elif run is not None:
         view = view_vocab_size(run)
         full = trained_vocab_size(run)
         urls.sync_url(st.query_params, page.url_path, run.spec, view if view < full else None)

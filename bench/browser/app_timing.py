@@ -145,13 +145,14 @@ def launch_chromium(playwright: Playwright) -> Browser:
 
 @contextmanager
 def new_session(browser: Browser, server: Server) -> Iterator[Page]:
-    """A fresh browser context (so a fresh Streamlit session) on the app's first page."""
+    """A fresh browser context (so a fresh Streamlit session) on Train (its own address:
+    "/" is the front door)."""
     context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(SERVER_MESSAGES_JS)
     try:
         page = context.new_page()
         page.set_default_timeout(WAIT_SECONDS * 1000)
-        page.goto(server.url)
+        page.goto(server.url + "train")
         wait_until_idle(page)
         yield page
     finally:

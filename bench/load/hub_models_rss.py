@@ -1,7 +1,7 @@
 """A server's memory for 1, 2 and 4 real models held at once, and a class opening one.
 
 Not a test. Builds a Hugging Face Hub cache from ../shared/reference/open-weight/ in a
-temporary folder (tests/hub_cache.py's layout), sets HF_HUB_CACHE and HF_HUB_OFFLINE=1, and
+temporary folder (harness/hub_cache.py's layout), sets HF_HUB_CACHE and HF_HUB_OFFLINE=1, and
 opens the models through the app's own path (ui/session/hub_models.held_model: the file read
 by a child Python, the model sent back and held here, in the server's LRU). Each count runs
 in a fresh Python, so the figures do not carry over: it prints the process's RSS before
@@ -26,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.hub_cache import LARGE_MODELS, build_hub_cache
+from harness.hub_cache import LARGE_MODELS, build_hub_cache
 
 HERE = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ text is plain and grey (#595959 on white: 7:1, past WCAG AA's 4.5:1; on a dark p
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from explorer.encoding.tokenizer import Tokenizer
 from explorer.html.render import TEXT_COLOR, TEXT_COLOR_DARK, display_pieces
@@ -56,6 +56,24 @@ def split_html(
     place (`places[i]`, from `split_diff.span_of_tokens`) in one numbered <mark>, every
     other token as dimmed text. All token text is escaped.
     """
+    return pieces_split_html(
+        tokenizer.token_bytes, lambda token: token_title(tokenizer, token), ids, places
+    )
+
+
+def pieces_split_html(
+    token_bytes: Callable[[int], bytes],
+    title: Callable[[int], str],
+    ids: Sequence[int],
+    places: Sequence[int | None],
+) -> str:
+    """`split_html` for any tokenizer: `token_bytes(id)` spells a token, `title(id)` is
+    its card (a real model's id and merge rank, say). All text is escaped.
+
+    >>> page = pieces_split_html(bytes.fromhex, str, ["3c62", "3e"], [0, None])
+    >>> "<b" in page, page.count('data-place="1"')
+    (False, 1)
+    """
     parts = [f"<style>{_STYLE}</style>", '<div class="sd-view">']
     index = 0
     while index < len(ids):
@@ -65,19 +83,25 @@ def split_html(
             end += 1
         run = ids[index:end]
         if place is None:
-            parts.append(_text_html(tokenizer.decode_bytes(run), visible_whitespace=False))
+            data = b"".join(token_bytes(token) for token in run)
+            parts.append(_text_html(data, visible_whitespace=False))
         else:
-            parts.append(_place_html(tokenizer, run, place + 1))
+            parts.append(_place_html(token_bytes, title, run, place + 1))
         index = end
     parts.append("</div>")
     return "".join(parts)
 
 
-def _place_html(tokenizer: Tokenizer, ids: Sequence[int], number: int) -> str:
+def _place_html(
+    token_bytes: Callable[[int], bytes],
+    title: Callable[[int], str],
+    ids: Sequence[int],
+    number: int,
+) -> str:
     """One place where the splits differ: its number, then each token with its edges."""
     tokens = "".join(
-        f'<span class="t{position % 2}" title="{html.escape(token_title(tokenizer, token))}">'
-        f"{_text_html(tokenizer.token_bytes(token), visible_whitespace=True)}</span>"
+        f'<span class="t{position % 2}" title="{html.escape(title(token))}">'
+        f"{_text_html(token_bytes(token), visible_whitespace=True)}</span>"
         for position, token in enumerate(ids)
     )
     label = f"place {number}: {len(ids)} token{'' if len(ids) == 1 else 's'}"

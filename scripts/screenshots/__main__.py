@@ -13,7 +13,7 @@ def main(argv: list[str]) -> int:
 
     >>> main(["nothing"])  # doctest: +NORMALIZE_WHITESPACE
     usage: python -m scripts.screenshots
-        {pages,pairs,classroom,compare_pair,heldout,models} [options]
+        {pages,pairs,classroom,compare_pair,heldout,models,real_models} [options]
     2
     """
     if not argv or argv[0] not in KINDS:

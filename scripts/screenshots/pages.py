@@ -26,9 +26,10 @@ from harness.app_server import (
 )
 
 SIZES = [(1440, 900), (1280, 720), (390, 844)]  # a laptop, a projector, a phone
-# (file name, URL path): the default page, Train, lives at the root URL
+# (file name, URL path): the front door lives at the root URL, Train at /train
 PAGES = [
-    ("train", ""),
+    ("front", ""),
+    ("train", "train"),
     ("animate", "animate?animate_step=5"),
     ("tokens", "tokens"),
     ("vocabulary", "vocabulary"),

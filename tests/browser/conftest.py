@@ -175,8 +175,9 @@ def blank_page(page: Page, request: pytest.FixtureRequest) -> Iterator[Page]:
 
 @pytest.fixture
 def app(blank_page: Page, streamlit_server: Server) -> Page:
-    """The app's first page in a new session, trained sample shown; a screenshot if it failed."""
-    blank_page.goto(streamlit_server.url)
+    """Train in a new session, trained sample shown; a screenshot if it failed. (Train has
+    its own address, /train; the address with no path is the front door.)"""
+    blank_page.goto(streamlit_server.url + "train")
     wait_until_idle(blank_page)
     # a fresh server's first page can draw its text before its widgets on a loaded machine
     # (a CI run saw the page idle, its sidebar's menu not yet there after 20 s)

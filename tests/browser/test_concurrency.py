@@ -187,7 +187,7 @@ def test_ten_sessions_train_at_once_and_stay_apart(streamlit_server: Server) -> 
     poller.start()
     started = time.monotonic()
     try:
-        outcomes = in_thread(lambda: asyncio.run(everyone(streamlit_server.url, users)))
+        outcomes = in_thread(lambda: asyncio.run(everyone(streamlit_server.url + "train", users)))
     finally:
         health.stop.set()
         poller.join(timeout=15)

@@ -24,9 +24,10 @@ from tests.browser.conftest import (
     wait_until_idle,
 )
 
-NAV_TITLES = ["Train", "Animate merges", "Tokens", "Vocabulary", "Compare"]
+NAV_TITLES = ["Start", "Train", "Animate merges", "Tokens", "Vocabulary", "Compare"]
 LINKS = {  # path and query -> what the page's own content must show
-    "": "Train a tokenizer",
+    "": "Explore a real model's tokenizer",  # the front door
+    "train": "Train a tokenizer",
     "animate?animate_step=3": "After step 3",
     "tokens": "Encoding with",
     "vocabulary": "Every token of",
@@ -75,3 +76,15 @@ def test_a_link_is_the_first_request_of_a_new_server(
     assert_whole_app(later, LINKS[link])
     later.context.close()
     assert "Traceback" not in fresh_server.log_tail(100_000)
+
+
+def test_an_old_link_to_the_root_opens_train_on_a_new_server(
+    browser: Browser, fresh_server: Server
+) -> None:
+    """Before the front door, "/" was Train: its links (`/?sample=…`) still open Train."""
+    query = "?sample=aaabdaaabac&vocab=259&pattern=none"
+    first = open_page(browser, fresh_server.url + query)
+    expect(main_area(first).get_by_text("Train a tokenizer").first).to_be_visible()
+    expect(sidebar_tokenizer_input(first)).to_have_value("aaabdaaabac · none · 259")
+    assert first.url.startswith(fresh_server.url + "train" + query)
+    first.context.close()

@@ -118,7 +118,7 @@ def test_a_closed_browser_ends_its_training(
     page = context.new_page()
     page.set_default_timeout(IDLE_SECONDS * 1000)
     ScriptRuns.watch(page)  # its reruns seen on the websocket: a short quiet period will do
-    page.goto(streamlit_server.url)
+    page.goto(streamlit_server.url + "train")
     wait_until_idle(page)
     pid = start_heavy_training(page, streamlit_server, heavy_corpus(tmp_path, seed=2))
     context.close()  # the visitor leaves mid-training

@@ -17,9 +17,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from harness.app_server import Server, start_server, stop_server
+from harness.hub_cache import HubCache
 from tests.browser.conftest import main_area, sidebar_tokenizer_input
 from tests.browser.test_deep_links import open_page
-from tests.hub_cache import HubCache
 
 TEXT = "Café ﬁne 東京"
 

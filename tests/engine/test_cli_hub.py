@@ -9,8 +9,8 @@ import sys
 
 from tokenizers import Tokenizer
 
+from harness.hub_cache import OPEN_WEIGHT, HubCache
 from tests.conftest import ROOT
-from tests.hub_cache import OPEN_WEIGHT, HubCache
 
 TEXT = "Héllo wörld, ﬁne 123 東京"
 

@@ -32,11 +32,16 @@ Draw = Callable[[Run, int], None]  # a section's function: the run, and the side
 
 
 class Section(NamedTuple):
-    """One row of the page's table: its tab, what a failure calls it, and its function."""
+    """One row of the page's table: its tab, what a failure calls it, and its function.
+
+    A section that does not show the sidebar's run (`needs_run=False`, drawn by
+    `without_run`) is drawn when the sidebar holds a real model's tokenizer too.
+    """
 
     tab: str  # the tab's label, also the value of ?compare_section= in a link to it
     what: str  # "The compression curve": names it in the message if it fails
-    draw: Draw
+    draw: Draw | Callable[[Run | None, int], None]
+    needs_run: bool = True
 
 
 def run_only(draw: Callable[[Run], None]) -> Draw:
@@ -44,6 +49,15 @@ def run_only(draw: Callable[[Run], None]) -> Draw:
 
     def drawn(run: Run, size: int) -> None:
         draw(run)
+
+    return drawn
+
+
+def without_run(draw: Callable[[], None]) -> Callable[[Run | None, int], None]:
+    """A section that needs neither the run nor the view size."""
+
+    def drawn(run: Run | None, size: int) -> None:
+        draw()
 
     return drawn
 
@@ -57,8 +71,12 @@ def in_tab(sections: Sequence[Section], title: str) -> list[Section]:
     return [section for section in sections if section.tab == title]
 
 
-def show_sections(sections: Sequence[Section], run: Run, size: int) -> None:
-    """The tabs, with the open tab's sections drawn (each guarded) and the others not run."""
+def show_sections(sections: Sequence[Section], run: Run | None, size: int) -> None:
+    """The tabs, with the open tab's sections drawn (each guarded) and the others not run;
+    without a run (the sidebar holds a real model's tokenizer), only the sections that
+    need none."""
+    if run is None:
+        sections = [section for section in sections if not section.needs_run]
     titles = tab_titles(sections)
     # subtle: bind="query-params" makes the tabs stateful (`.open` is True or False, not
     # None) and reruns the page on a switch; the URL holds the label itself, so a renamed
@@ -70,4 +88,4 @@ def show_sections(sections: Sequence[Section], run: Run, size: int) -> None:
         with tab:
             for section in in_tab(sections, title):
                 with guarded(section.what):
-                    section.draw(run, size)
+                    section.draw(run, size)  # type: ignore[arg-type]  # run: see needs_run

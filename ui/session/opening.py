@@ -36,6 +36,7 @@ from ui.session.links.notices import (
     set_run_not_found,
 )
 from ui.session.links.reading import LinkedSample, link_number, pattern_not_used, read_sample_link
+from ui.session.links.urls import PAGES_READING_HUB
 from ui.session.markdown import markdown_text
 from ui.session.run_cache import stored_results_cached
 from ui.session.run_spec import (
@@ -79,17 +80,23 @@ LINK_FAILED = (
 log = logging.getLogger(__name__)
 
 
-def init_session() -> None:
-    """Set the shared keys once; on first open, the run the URL names (or the default)."""
+def init_session(page_path: str = "") -> None:
+    """Set the shared keys once; on first open, the run the URL names (or the default).
+
+    On Compare (`page_path` "compare") a link's `hub=` names the models compared, not the
+    sidebar's run: the page reads it (ui/session/links/compare_link.py), and it is not
+    opened here.
+    """
     st.session_state.setdefault(keys.RUNS, {})
     st.session_state.setdefault(keys.TEXTS, {})
+    hub_is_the_pages = page_path in PAGES_READING_HUB
     if not st.session_state[keys.RUNS]:
         try:
-            open_linked_run()
+            open_linked_run(open_hub=not hub_is_the_pages)
         except Exception:  # a link no test thought of: the default sample, and a note
             log.exception("the link %s could not be opened", dict(st.query_params))
             _open_sample(st.session_state, {}, notes=(LINK_FAILED,))
-    else:
+    elif not hub_is_the_pages:
         follow_hub_link()
     # subtle: a widget's key can only be set before the widget is drawn in a run, so a
     # page that adds a run asks for it here, at the top of the next run
@@ -97,9 +104,9 @@ def init_session() -> None:
         st.session_state[keys.SIDEBAR_RUN] = st.session_state.pop(keys.PENDING_RUN)
 
 
-def open_linked_run() -> None:
-    """A new session's first run: the Hub model `?hub=ORG/NAME` names, or the run
-    `?run=KEY` names, from the server's disk.
+def open_linked_run(*, open_hub: bool = True) -> None:
+    """A new session's first run: the Hub model `?hub=ORG/NAME` names (unless `open_hub`
+    is False), or the run `?run=KEY` names, from the server's disk.
 
     A Hub model that cannot be opened leaves its sentence as a note, and the rest of the
     link opens as if it had no `hub=`. A key the server no longer has (or whose file is
@@ -109,7 +116,7 @@ def open_linked_run() -> None:
     """
     state, params = st.session_state, st.query_params
     set_link_notes(state, LinkNotes())
-    hub = params.get("hub")
+    hub = params.get("hub") if open_hub else None
     problem = ""
     if hub is not None:
         state[keys.HUB_LINK_SEEN] = hub

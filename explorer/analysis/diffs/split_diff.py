@@ -86,6 +86,27 @@ def differing_spans(text: str, a: Iterable[int], b: Iterable[int]) -> list[Split
     return merged
 
 
+def differing_spans_among(
+    text: str, tokenizations: Sequence[Iterable[int]]
+) -> list[SplitDifference]:
+    """The places where any of several tokenizations of `text` split it differently.
+
+    A place lies between two boundaries every tokenization shares and holds a boundary at
+    least one of them lacks: the two-way comparison of the boundaries all share against
+    the boundaries any has. Numbered alike on every side, so place 3 is one stretch of text.
+
+    >>> splits = ([0, 3, 4, 7], [0, 3, 4, 7], [0, 2, 3, 4, 7])
+    >>> [d.chars for d in differing_spans_among("the cat", splits)]
+    [(0, 3)]
+    >>> differing_spans_among("ab", [[0, 2]])  # one tokenization differs from nothing
+    []
+    """
+    sets = [set(boundaries) for boundaries in tokenizations]
+    if not sets:
+        return []
+    return differing_spans(text, set.intersection(*sets), set.union(*sets))
+
+
 def char_byte_starts(text: str) -> list[int]:
     """Where each character starts in the text's UTF-8, then the length in bytes.
 

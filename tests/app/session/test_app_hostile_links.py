@@ -18,7 +18,8 @@ from ui.session.run_spec import RunKind
 from ui.session.samples import sample_text
 from ui.session.train_inputs import Corpus, training_spec
 
-PAGES = ["train", "animate", "tokens", "vocabulary", "compare"]
+# the front door's first request with a query is forwarded to Train (ui/shell.py)
+PAGES = ["front", "train", "animate", "tokens", "vocabulary", "compare"]
 HOSTILE = ["²", "9" * 5000, "-1", "1e3", "", "\x00", "[Log in again](https:evil.example)", "٣"]
 # every parameter a page reads from its URL (ui/session/links/urls.py), but run= and sample=
 PAGE_PARAMS = [

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.hub_cache import OPEN_WEIGHT
 from tests.app_support import open_app, texts_of
 from tests.fake_hub import FakeRepo, serving
-from tests.hub_cache import OPEN_WEIGHT
 from ui.session import state as keys
 from ui.session.hub_models import counts, forget_models, held_model, located
 from ui.session.run_spec import RunKind

@@ -210,7 +210,7 @@ def test_the_log_and_metrics_describe_the_run(app: AppTest) -> None:
 
 
 def test_the_log_follows_the_sidebar_view_size() -> None:
-    app = open_app()  # the Train page is the default page
+    app = open_app("train")  # Train has its own address: "/" is the front door
     app.sidebar.slider(key="sidebar_view_size").set_value(300).run()
     assert len(merge_log(app)) == 44
     assert "Showing 44 merges, up to vocab size 300." in texts_of(app.caption)

