@@ -1,12 +1,14 @@
-"""The front door and Compare's chart of four real models, at 1440 × 900 and 390 × 844, in
-light and dark (issue 36's pictures).
+"""The front door, Compare's chart of four real models, and Tokens for Llama 3, Qwen 3,
+Gemma 3 and GPT-4o on one text, at 1440 × 900 and 390 × 844, in light and dark (issue 36's
+pictures).
 
     .venv/bin/python -m scripts.screenshots real_models [--out docs/screenshots]
 
 The four models (Llama 3, DeepSeek-V3, Qwen 3, Gemma 3) come from
 ../shared/reference/open-weight/ laid out as a Hub cache (harness/hub_cache.py) that the
-script's own server reads offline. Pictures: front_door_WxH[_dark].png and
-models_chart_WxH[_dark].png. Needs Debian's chromium and the playwright package.
+script's own server reads offline; each is opened by its link (`/tokens?hub=…&text=…`, GPT-4o
+by `run=o200k_base`). Pictures: front_door_WxH[_dark].png, models_chart_WxH[_dark].png and
+tokens_MODEL_WxH[_dark].png. Needs Debian's chromium and the playwright package.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 from pathlib import Path
+from urllib.parse import urlencode
 
 from playwright.sync_api import Page
 
@@ -31,6 +34,15 @@ SIZES = [(1440, 900), (390, 844)]
 MODELS_LINK = "compare?hub=" + ",".join(FOUR) + "&with=none"
 CHART = '[data-testid="stVegaLiteChart"]'
 MEASURE = ".st-key-compare_models_metric"  # the radio just above the chart
+# Tokens on one text: the picture's name -> the link's run (a Hub name, or a bundled key)
+TOKENS_OF = {
+    "llama3": {"hub": "meta-llama/Meta-Llama-3-8B"},
+    "qwen3": {"hub": "Qwen/Qwen3-0.6B"},
+    "gemma3": {"hub": "google/gemma-3-1b-it"},
+    "gpt4o": {"run": "o200k_base"},
+}
+# accents composed and not, a ligature, CJK, an emoji, digits: where the four differ
+TOKENS_TEXT = "Tokenizers disagree: naïve cafe\u0301, ﬁne print, 東京タワー 🤖, 1234567."
 
 
 def front_door(page: Page, url: str, out: Path) -> None:
@@ -61,6 +73,15 @@ def models_chart(page: Page, url: str, out: Path) -> None:
     print(out)
 
 
+def tokens(page: Page, url: str, run: dict[str, str], out: Path) -> None:
+    """Tokens with one model on TOKENS_TEXT, from the page's link, at the top."""
+    page.goto(url + "tokens?" + urlencode({**run, "text": TOKENS_TEXT}))
+    wait_until_idle(page, timeout_s=600)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(out))
+    print(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
@@ -81,6 +102,8 @@ def main() -> None:
                     name = f"{width}x{height}{suffix}.png"
                     front_door(page, server.url, args.out / f"front_door_{name}")
                     models_chart(page, server.url, args.out / f"models_chart_{name}")
+                    for model, run in TOKENS_OF.items():
+                        tokens(page, server.url, run, args.out / f"tokens_{model}_{name}")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import streamlit as st
 
 from ui.server.outages import Unavailable
 from ui.server.streamlit_internals import FragmentHandled
+from ui.session.markdown import markdown_text
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -56,7 +57,7 @@ def guarded(what: str) -> Iterator[None]:
         yield
     except Unavailable as exc:
         log.warning("%s: %s", what, exc)
-        say_once(str(exc))
+        say_once(markdown_text(str(exc)))  # our sentence, but it may quote a URL
     except FragmentHandled:
         # subtle: a fragment that raised was already reported by Streamlit; going on
         # keeps the rest of the page (fragments' own bodies are guarded, see below)
