@@ -71,6 +71,9 @@ class Follower(StreamlitClient):
     otherwise keeps only the query the server sent last, which a follow of the fragment
     alone can leave one step behind: a whole-page rerun (an answer) then carried the older
     step and the page stepped away from the class (seen at load 25-39 on three processes).
+    A following student's slider is no longer bound (ui/animate/controls.py `url_binding`:
+    Streamlit let an address behind the class override its step), so the server sends
+    such a page no step to keep; one that stepped away gets its own step again.
     """
 
     seen: dict[int, float]

@@ -12,6 +12,7 @@ the row looks the same either way.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -98,15 +99,44 @@ def fill_controls(place: ControlsRow, last: int) -> None:
     )
 
 
+def url_binding(state: State) -> Literal["query-params"] | None:
+    """The step slider's binding to the page's address (`animate_step=`): none while a
+    student follows a class, whose step is the class's, not the address's.
+
+    subtle: Streamlit seeds a bound widget from the address of the request whenever it
+    registers the widget under an identity it has not seen in the last run, over a value
+    the script set in this run: on a page's first run, and whenever the slider's range
+    changes, as it does when a class's question hides its merge from the student (its
+    last step is the question's) and when the reveal or their answer shows it again. A
+    following student's address lags the class's step (their browser moves it only once
+    the class's step has reached its slider), so its slider took the older step over the
+    class's, the next run drew it, and `following.stepped` took it for a step of the
+    student's own: they "stepped away" (the class's load bench, after a question).
+    Unbound, the address's step is not read while they follow (Streamlit takes a bound
+    one out of the address), the step is the one `following.follow_class` sets, and a
+    step of their own binds it again.
+
+    >>> from ui.classroom.model import Seat
+    >>> url_binding({}), url_binding({"class_seat": Seat("K7MQ3", "s1", "Ada")})
+    ('query-params', None)
+    """
+    return None if following.follows_class(state) else "query-params"
+
+
 def _slider(row: DeltaGenerator, last: int) -> None:
+    bind = url_binding(st.session_state)
     row.slider(
         f"Step (of {plural(last, 'merge')})",
         min_value=0,
         max_value=last,
         key=keys.ANIMATE_STEP,
-        bind="query-params",
+        bind=bind,
         on_change=following.slid,
         args=("animate",),
-        help="Step k uses the first k merges. The step is in the page's address, so a "
-        "link opens at this step.",
+        help="Step k uses the first k merges. "
+        + (
+            "The step is in the page's address, so a link opens at this step."
+            if bind
+            else "You follow the class: its step is yours until you step on your own."
+        ),
     )

@@ -27,11 +27,13 @@ from ui.classroom.session import (
     seat,
     set_seat,
     stop_teaching,
+    taken_seat,
     teacher,
     teaching,
 )
 from ui.session import state as keys
 from ui.session.encode_place import move_kept_step
+from ui.session.state import State
 
 
 def arrive() -> None:
@@ -160,6 +162,18 @@ def follow_class() -> ClassView | None:
     state[keys.SIDEBAR_RUN] = run_name
     follow_place(state, view.place, run_name)
     return view
+
+
+def follows_class(state: State) -> bool:
+    """Whether this session's steps are its class's now: a student who has not stepped away.
+
+    >>> from ui.classroom.model import Seat
+    >>> follows_class({}), follows_class({"class_seat": Seat("K7MQ3", "s1", "Ada")})
+    (False, True)
+    >>> follows_class({"class_seat": Seat("K7MQ3", "s1", "Ada"), "class_away": True})
+    False
+    """
+    return taken_seat(state) is not None and not state.get(keys.CLASS_AWAY)
 
 
 def slid(page: str) -> None:

@@ -131,6 +131,50 @@ def test_students_follow_step_away_and_come_back() -> None:
     assert any("stepped away" in text for text in texts_of(student.markdown))
 
 
+def shows_the_class(student: AppTest, step: int) -> bool:
+    """The student's page follows the class, at its step (as its next run draws it too)."""
+    following = not student.session_state[keys.CLASS_AWAY]
+    return following and student.session_state[keys.ANIMATE_STEP] == step
+
+
+def test_a_page_behind_the_class_follows_it_into_a_question_and_out() -> None:
+    """The class moves twice while a student's page does not look (a step and a question,
+    then the reveal and its step): the page's address still says the step it showed last,
+    and the question changes the step slider's range. The page follows the class and
+    stays with it (it used to draw the address's step and say "You stepped away")."""
+    teacher, code = teach()
+    student = open_app("animate", {"class": code})
+    teacher.button(key=keys.ANIMATE_NEXT).click().run()
+    student.run()
+    assert shows_the_class(student, 1)
+    teacher.button(key=keys.ANIMATE_NEXT).click().run()
+    teacher.button(key=keys.CLASS_ASK).click().run()
+    student.query_params["animate_step"] = "1"  # as a browser's address lags its page
+    for _ in range(2):  # the follow (the question's veil: a slider to step 2), the next run
+        student.run()
+        assert not student.exception, student.exception
+        assert shows_the_class(student, 2), student.session_state[keys.ANIMATE_STEP]
+    teacher.button(key=keys.CLASS_REVEAL).click().run()  # unanswered: the veil lifts
+    assert class_step(code) == 3
+    student.query_params["animate_step"] = "2"
+    for _ in range(2):
+        student.run()
+        assert shows_the_class(student, 3), student.session_state[keys.ANIMATE_STEP]
+    assert any("Following the teacher" in text for text in texts_of(student.markdown))
+
+
+def test_a_link_with_a_step_joins_at_the_class_step() -> None:
+    teacher, code = teach()
+    teacher.button(key=keys.ANIMATE_NEXT).click().run()
+    student = open_app("animate", {"class": code, "animate_step": "5"})
+    student.run()
+    assert shows_the_class(student, 1), student.session_state[keys.ANIMATE_STEP]
+    student.button(key=keys.ANIMATE_NEXT).click().run()  # a step of their own: away, from 1
+    assert student.session_state[keys.CLASS_AWAY]
+    assert student.session_state[keys.ANIMATE_STEP] == 2
+    assert student.query_params["animate_step"] == "2"  # bound again: their own step
+
+
 def test_encode_step_by_step_follows_on_tokens() -> None:
     teacher, code = teach()
     teacher.switch_page("pages/tokens.py")
