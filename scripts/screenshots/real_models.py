@@ -8,7 +8,9 @@ The four models (Llama 3, DeepSeek-V3, Qwen 3, Gemma 3) come from
 ../shared/reference/open-weight/ laid out as a Hub cache (harness/hub_cache.py) that the
 script's own server reads offline; each is opened by its link (`/tokens?hub=…&text=…`, GPT-4o
 by `run=o200k_base`). Pictures: front_door_WxH[_dark].png, models_chart_WxH[_dark].png and
-tokens_MODEL_WxH[_dark].png. Needs Debian's chromium and the playwright package.
+tokens_MODEL_WxH[_dark].png. Needs Debian's chromium and the playwright package, and
+Debian's fonts-noto-cjk and fonts-noto-color-emoji for the text's 東京タワー and 🤖 (without
+them Chromium draws boxes).
 """
 
 from __future__ import annotations
