@@ -93,7 +93,7 @@ def test_a_link_outlives_the_tab_a_restart_and_a_kill_while_saving(
     acts once it exists, so both servers may have its variable from the start.)"""
     pause = tmp_path / "pause-saves"
     server = servers.start(**{PAUSE_VARIABLE: str(pause)})
-    page = open_page(browser, server.url)
+    page = open_page(browser, server.url + "train")  # Train: "/" is the front door
     name = train_pasted(page, TEXT, 290)
     go_to(page, "Animate merges")
     step_forward(page, 3)
@@ -116,7 +116,7 @@ def test_a_link_outlives_the_tab_a_restart_and_a_kill_while_saving(
     expect(main_area(again).locator('[data-testid="stAlert"]')).to_have_count(0)
     again.context.close()
 
-    page = open_page(browser, restarted.url)
+    page = open_page(browser, restarted.url + "train")
     pause.touch()  # the next save stops between its temporary file and the rename
     keyed(page, "train_source").get_by_text("Paste text", exact=True).click()
     area = keyed(page, "train_paste").locator("textarea")
