@@ -14,13 +14,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from harness.app_server import free_port
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 240  # Redis, N Streamlit processes and nginx on two loaded cores
@@ -209,16 +211,28 @@ def cookies_for_each_process(stack: Stack, tries: int = 40) -> dict[int, str]:
     """A `bpe_process` cookie value per process (port -> value), found by trying values
     one by one while no other page is open (at most `tries`). Each try's event loop runs
     in a thread of its own: a caller's thread may have one running (Playwright's)."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
-
     found: dict[int, str] = {}
     for index in range(tries):
         value = f"browser-{index}"
-        with ThreadPoolExecutor(1) as pool:
-            port = pool.submit(asyncio.run, landing_port(stack, value)).result()
+        port = in_own_loop(landing_port(stack, value))
         if port is not None:
             found.setdefault(port, value)
         if len(found) == len(stack.app_ports()):
             break
     return found
+
+
+def in_own_loop(work: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(work)` in a thread of its own: the caller's thread may have an event
+    loop running already (Playwright's sync API keeps one in a pytest worker that ran a
+    browser test), where asyncio.run refuses.
+
+    >>> import asyncio
+    >>> in_own_loop(asyncio.sleep(0, result=7))
+    7
+    """
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()

@@ -4,6 +4,7 @@ from when "/" was Train, still opens Train with what it said."""
 
 from __future__ import annotations
 
+from harness.hub_cache import HubCache
 from tests.app_support import open_app, texts_of
 from ui.session import state as keys
 
@@ -69,13 +70,17 @@ def submit_hub_name(app, name: str):
     return button.click().run()
 
 
-def test_the_hub_door_asks_for_a_name_then_opens_tokens_with_it() -> None:
+def test_the_hub_door_asks_for_a_name_then_opens_tokens_with_it(hub_cache: HubCache) -> None:
+    """The model comes from the offline Hub cache (tests/conftest.py; skipped without
+    ../shared): without it, the name's sentence says it could not be fetched."""
     app = submit_hub_name(open_app(), "  ")
     assert "Type a model's name on the Hub first" in " ".join(texts_of(app.info))
     app = submit_hub_name(app, "Qwen/Qwen3-0.6B")
     assert not app.exception
     assert texts_of(app.title)[0] == "Tokens"
-    assert app.query_params["hub"] == "Qwen/Qwen3-0.6B"  # opened there by hub= (hub-open)
+    assert app.query_params["hub"] == "Qwen/Qwen3-0.6B"  # the link says the model
+    shown = app.sidebar.selectbox(key=keys.SIDEBAR_RUN).value
+    assert shown.startswith("Qwen/Qwen3-0.6B · 151,669 ids")
 
 
 def test_the_gpt4o_door_opens_its_tokens() -> None:

@@ -5,7 +5,6 @@ started again), and Ctrl+C leaves no process behind. Every wait is bounded."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import time
@@ -16,7 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.stack import Stack, alive, interrupt, running_stack, start_stack, stop_stack
+from harness.stack import (
+    Stack,
+    alive,
+    in_own_loop,
+    interrupt,
+    running_stack,
+    start_stack,
+    stop_stack,
+)
 from harness.ws_client import connected
 from tests.stack.conftest import require_stack_programs
 
@@ -78,19 +85,19 @@ def test_the_proxy_forwards_only_the_app(stack: Stack) -> None:
 
 
 def test_a_websocket_upgrades_through_the_proxy_and_keeps_its_process(stack: Stack) -> None:
-    first = asyncio.run(page_on(stack, "bpe_process=one-browser"))
+    first = in_own_loop(page_on(stack, "bpe_process=one-browser"))
     for _ in range(2):
-        assert asyncio.run(page_on(stack, "bpe_process=one-browser")) == first
-    others = {asyncio.run(page_on(stack, f"bpe_process=browser-{k}")) for k in range(8)}
+        assert in_own_loop(page_on(stack, "bpe_process=one-browser")) == first
+    others = {in_own_loop(page_on(stack, f"bpe_process=browser-{k}")) for k in range(8)}
     assert others == set(stack.app_ports()), "eight browsers, all on one process"
 
 
 def test_a_killed_process_hands_its_browsers_to_a_live_one(stack: Stack) -> None:
     cookie = "bpe_process=killed-browser"
-    home = asyncio.run(page_on(stack, cookie))
+    home = in_own_loop(page_on(stack, cookie))
     old_pid = stack.app_pid(home)
     os.kill(old_pid, signal.SIGKILL)
-    moved = asyncio.run(page_on(stack, cookie))  # the browser's reconnect
+    moved = in_own_loop(page_on(stack, cookie))  # the browser's reconnect
     assert moved != home
     assert stack.healthy()
     deadline = time.monotonic() + WAIT_SECONDS  # the launcher starts it again

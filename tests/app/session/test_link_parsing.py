@@ -45,7 +45,8 @@ def test_a_link_number_is_in_range_or_left_out_with_a_short_note(
         assert len(note) <= 120 + SHOWN_VALUE_CHARS  # a value of 5,000 digits is quoted short
     else:
         assert low <= number <= high and not note
-        assert value == str(number)  # only plain ASCII digits are read
+        # only plain ASCII digits are read ("007" is 7)
+        assert value.isascii() and value.isdigit() and int(value) == number
 
 
 @given(value=LINK_VALUES)
