@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from explorer.models.hub import locate
 from harness.hub_cache import OPEN_WEIGHT, HubCache
 from tests.app_support import open_app, texts_of
+from tests.engine.test_cli_models import tekken_reference
 from ui.session import state as keys
 from ui.session.hub_models import counts, forget_models, held_model
 from ui.session.run_spec import RunKind
@@ -70,6 +71,21 @@ def test_tokens_keeps_the_links_text_and_shows_the_references_ids(hub_cache: Hub
     reference = Tokenizer.from_file(str(source)).encode(TEXT, add_special_tokens=False).ids
     assert shown_ids(app) == reference
     assert app.query_params["text"] == TEXT
+
+
+def test_mistral_s_tekken_by_hub_shows_the_ids_mistral_common_gives(hub_cache: HubCache):
+    """Pixtral's tekken.json (Mistral's format, not a tokenizer.json): Tokens shows
+    mistral-common's numbering (tiktoken's ranks + the 1,000 special ids), and every page
+    opens with it."""
+    name = "mistralai/Pixtral-12B-2409"
+    app = open_app("tokens", {"hub": name, "text": TEXT}, timeout=READ_TIMEOUT)
+    assert not app.exception, app.exception
+    reference = tekken_reference(OPEN_WEIGHT / hub_cache.repos[name]["tekken.json"])
+    assert shown_ids(app) == reference(TEXT)
+    for page in PAGES:
+        app.switch_page(f"pages/{page}.py").run()
+        assert not app.exception, (page, app.exception)
+        assert not texts_of(app.error), (page, texts_of(app.error))
 
 
 def test_a_model_that_does_not_open_is_a_note_and_the_rest_of_the_link_opens(
