@@ -74,17 +74,31 @@ def pytest_configure(config: pytest.Config) -> None:
 # --- the server (harness/app_server.py) -------------------------------------------------
 
 
+@contextlib.contextmanager
+def serving(log: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """A server for a fixture's `with`: started (a start that fails fails the test in one
+    line, the server's own words), then stopped.
+
+        with serving(tmp_path / "server.log", {"HF_HUB_OFFLINE": "1"}) as server:
+            yield server
+    """
+    try:
+        server = start_server(log, env)
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
 @pytest.fixture(scope="session")
 def streamlit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the whole browser suite; each test's new context is a new session."""
     require_chromium()  # no browser, no need for a server
-    try:
-        server = start_server(tmp_path_factory.mktemp("streamlit") / "server.log")
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    warm_up(server)
-    yield server
-    stop_server(server)
+    with serving(tmp_path_factory.mktemp("streamlit") / "server.log") as server:
+        warm_up(server)
+        yield server
 
 
 def warm_up(server: Server, timeout_s: float = 3 * IDLE_SECONDS) -> None:

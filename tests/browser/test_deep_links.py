@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from harness.app_server import Server, start_server, stop_server
+from harness.app_server import Server
 from tests.browser.conftest import (
     SAMPLE_TOKENIZER,
     VIEWPORT,
     ScriptRuns,
     main_area,
+    serving,
     sidebar_tokenizer_input,
     wait_until_idle,
 )
@@ -37,12 +38,8 @@ LINKS = {  # path and query -> what the page's own content must show
 
 @pytest.fixture
 def fresh_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    try:
-        server = start_server(tmp_path / "server.log")
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield server
-    stop_server(server)
+    with serving(tmp_path / "server.log") as server:
+        yield server
 
 
 def open_page(browser: Browser, url: str) -> Page:

@@ -17,9 +17,9 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Browser, expect
 
-from harness.app_server import Server, start_server, stop_server
+from harness.app_server import Server
 from harness.hub_cache import HubCache
-from tests.browser.conftest import main_area, sidebar_tokenizer_input
+from tests.browser.conftest import main_area, serving, sidebar_tokenizer_input
 from tests.browser.test_deep_links import open_page
 
 TEXT = "Café ﬁne 東京"
@@ -28,12 +28,8 @@ TEXT = "Café ﬁne 東京"
 @pytest.fixture
 def hub_server(hub_cache: HubCache, tmp_path: Path) -> Iterator[Server]:
     env = {name: os.environ[name] for name in ("HF_HUB_CACHE", "HF_HUB_OFFLINE")}
-    try:
-        server = start_server(tmp_path / "server.log", env)
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield server
-    stop_server(server)
+    with serving(tmp_path / "server.log", env) as server:
+        yield server
 
 
 def test_a_hub_link_opens_the_model_on_tokens_with_its_text(browser: Browser, hub_server: Server):

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from harness.app_server import Server, start_server, stop_server
+from harness.app_server import Server
 from harness.hub_cache import OPEN_WEIGHT, build_hub_cache
-from tests.browser.conftest import main_area, wait_until_idle
+from tests.browser.conftest import main_area, serving, wait_until_idle
 from tests.browser.test_accessibility import VIEWPORT, assert_accessible_in_both_schemes
 from ui.compare.models.languages import MODELS_CHART_TITLE
 
@@ -40,12 +40,8 @@ def hub_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("hub")
     cache = build_hub_cache(folder / "cache", FOUR).path
     env = {"HF_HUB_CACHE": str(cache), "HF_HUB_OFFLINE": "1"}
-    try:
-        server = start_server(folder / "server.log", env)
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield server
-    stop_server(server)
+    with serving(folder / "server.log", env) as server:
+        yield server
 
 
 def test_the_front_door_is_the_first_page_and_accessible(
